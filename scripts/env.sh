@@ -1,0 +1,28 @@
+# Sourced by every script: one place for ports, folders and pinned tool versions. Each is a setting (export it
+# to override), because standard ports may be taken on a shared box.
+PERFLAB_ROOT="${PERFLAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+export PERFLAB_ROOT
+export PERFLAB_RUN="${PERFLAB_RUN:-$PERFLAB_ROOT/.run}"
+export PERFLAB_CACHE="${PERFLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perflab}"
+
+export PERFLAB_MYSQL_PORT="${PERFLAB_MYSQL_PORT:-13306}"
+export PERFLAB_REDIS_PORT="${PERFLAB_REDIS_PORT:-16379}"
+export PERFLAB_MONGO_PORT="${PERFLAB_MONGO_PORT:-17017}"
+export PERFLAB_GATEWAY_PORT="${PERFLAB_GATEWAY_PORT:-8080}"
+export PERFLAB_SHORTENER_PORT="${PERFLAB_SHORTENER_PORT:-8084}"
+
+export PERFLAB_MONGO_URI="${PERFLAB_MONGO_URI:-mongodb://127.0.0.1:$PERFLAB_MONGO_PORT}"
+export PERFLAB_JWT_ISSUER="${PERFLAB_JWT_ISSUER:-https://perflab.local/dev}"
+export PERFLAB_JWT_DIR="${PERFLAB_JWT_DIR:-$PERFLAB_RUN/jwt}"
+
+export K6_VERSION="${K6_VERSION:-v1.8.1}"
+export K6_BIN="$PERFLAB_CACHE/bin/k6-$K6_VERSION"
+
+# The JVM flags of the Helm chart, so local runs behave like pods (G1, fixed heap, container-aware CPU count).
+export PERFLAB_JVM_OPTS="${PERFLAB_JVM_OPTS:--XX:+UseG1GC -Xms256m -Xmx1g -XX:+ExitOnOutOfMemoryError}"
+
+JAVA_HOME="$("$PERFLAB_ROOT/scripts/jdk.sh")" || exit 1
+export JAVA_HOME
+export PATH="$JAVA_HOME/bin:$PATH"
+
+log() { printf '\033[1m[perflab]\033[0m %s\n' "$*" >&2; }

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# The local stack without Docker: real stores and the services as processes on 127.0.0.1.
+#   stack.sh stores   start MariaDB, Redis and the MongoDB-wire server (if not already up)
+#   stack.sh up       stores + gateway + every service, then wait for readiness
+#   stack.sh down     stop exactly what was started here, by recorded PID
+#   stack.sh status   what runs
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+
+PIDS="$PERFLAB_RUN/pids"
+LOGS="$PERFLAB_RUN/logs"
+mkdir -p "$PIDS" "$LOGS"
+
+running() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
+
+wait_port() { # name port seconds
+  local end=$((SECONDS + $3))
+  until (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null; do
+    running "$1" || { log "$1 died; last lines of $LOGS/$1.log:"; tail -n 30 "$LOGS/$1.log" >&2; exit 1; }
+    [ $SECONDS -lt $end ] || { log "$1 not listening on $2 after $3 s"; exit 1; }
+    sleep 0.3
+  done
+}
+
+start() { # name command...
+  local name=$1; shift
+  if running "$name"; then return 0; fi
+  nohup "$@" >"$LOGS/$name.log" 2>&1 &
+  echo $! >"$PIDS/$name.pid"
+}
+
+mysql_root() { mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot "$@"; }
+
+start_mariadb() {
+  local data="$PERFLAB_RUN/mariadb"
+  if [ ! -d "$data/mysql" ]; then
+    log "initialising MariaDB in $data"
+    mariadb-install-db --no-defaults --datadir="$data" --user="$(id -un)" \
+      --auth-root-authentication-method=socket >"$LOGS/mariadb-init.log" 2>&1
+  fi
+  # --version: MySQL Connector/J reads MariaDB's "5.5.5-" prefix as MySQL 5.5 and then drops fractional
+  # seconds on write; a 5.7-looking version keeps microseconds (proved by MariaDbStandInTest).
+  start mariadb mariadbd --no-defaults --datadir="$data" --user="$(id -un)" \
+    --bind-address=127.0.0.1 --port="$PERFLAB_MYSQL_PORT" --socket="$PERFLAB_RUN/mariadb.sock" \
+    --pid-file="$PERFLAB_RUN/mariadb.server.pid" --version=5.7.19-10.11.19-MariaDB \
+    --skip-name-resolve --max-connections=600 --innodb-buffer-pool-size=512M \
+    --innodb-flush-log-at-trx-commit=1 --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci
+  wait_port mariadb "$PERFLAB_MYSQL_PORT" 60
+  local db
+  for db in perflab_test; do
+    mysql_root -e "CREATE DATABASE IF NOT EXISTS $db; CREATE USER IF NOT EXISTS 'perflab'@'127.0.0.1' IDENTIFIED BY 'perflab';
+      GRANT ALL ON \`perflab\\_%\`.* TO 'perflab'@'127.0.0.1';"
+  done
+}
+
+start_redis() {
+  mkdir -p "$PERFLAB_RUN/redis"
+  # appendonly: a rate-limit window or a worker-id lease must survive a restart of the store.
+  start redis redis-server --bind 127.0.0.1 --port "$PERFLAB_REDIS_PORT" --dir "$PERFLAB_RUN/redis" \
+    --appendonly yes --appendfsync everysec --save "" --daemonize no --protected-mode yes
+  wait_port redis "$PERFLAB_REDIS_PORT" 30
+}
+
+jar_of() { ls "$PERFLAB_ROOT/$1"/target/*.jar 2>/dev/null | grep -v -- '-plain\|original\|-tests\|-benchmarks' | head -n 1; }
+
+build_jars() {
+  local missing=0 m
+  for m in "$@"; do [ -n "$(jar_of "$m")" ] || missing=1; done
+  if [ "$missing" = 1 ]; then
+    log "building $*"
+    (cd "$PERFLAB_ROOT" && ./mvnw -q -B -DskipTests -pl "$(IFS=,; echo "$*")" -am package)
+  fi
+}
+
+start_mongo() {
+  build_jars tools/mongo-wire
+  mkdir -p "$PERFLAB_RUN/mongo"
+  start mongo-wire java -Xmx512m -jar "$(jar_of tools/mongo-wire)" --host 127.0.0.1 --port "$PERFLAB_MONGO_PORT" \
+    --data "$PERFLAB_RUN/mongo/perflab.mv"
+  wait_port mongo-wire "$PERFLAB_MONGO_PORT" 60
+}
+
+stores() {
+  "$PERFLAB_ROOT/scripts/install.sh"
+  start_mariadb
+  start_redis
+  start_mongo
+  log "stores up: MariaDB 127.0.0.1:$PERFLAB_MYSQL_PORT, Redis 127.0.0.1:$PERFLAB_REDIS_PORT, MongoDB-wire 127.0.0.1:$PERFLAB_MONGO_PORT"
+}
+
+APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT gateway:gateway:$PERFLAB_GATEWAY_PORT)
+
+start_app() { # name module port
+  local name=$1 module=$2 port=$3
+  running "$name" && return 0
+  SERVER_PORT="$port" SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+    start "$name" java -jar "$(jar_of "$module")"
+}
+
+wait_ready() { # name port seconds
+  local end=$(($SECONDS + $3))
+  until curl -fsS "http://127.0.0.1:$2/actuator/health/readiness" >/dev/null 2>&1; do
+    running "$1" || { log "$1 died; last lines of $LOGS/$1.log:"; tail -n 40 "$LOGS/$1.log" >&2; exit 1; }
+    [ $SECONDS -lt $end ] || { log "$1 not ready after $3 s (see $LOGS/$1.log)"; exit 1; }
+    sleep 0.5
+  done
+}
+
+up() {
+  stores
+  "$PERFLAB_ROOT/scripts/jwt.sh" keys
+  local app modules=()
+  for app in "${APPS[@]}"; do modules+=("$(cut -d: -f2 <<<"$app")"); done
+  build_jars "${modules[@]}"
+  for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; start_app "$n" "$m" "$p"; done
+  for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
+  log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
+  log "shortener  http://127.0.0.1:$PERFLAB_SHORTENER_PORT/actuator/health"
+  log "token      make token USER=alice OFFICE=1"
+}
+
+stop() { # name
+  local f="$PIDS/$1.pid" pid
+  [ -f "$f" ] || return 0
+  pid=$(cat "$f")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill "$pid"
+    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+    log "stopped $1 ($pid)"
+  fi
+  rm -f "$f"
+}
+
+down() {
+  local app
+  for app in "${APPS[@]}"; do stop "$(cut -d: -f1 <<<"$app")"; done
+  for s in mongo-wire redis mariadb; do stop "$s"; done
+}
+
+status() {
+  local f
+  for f in "$PIDS"/*.pid; do
+    [ -e "$f" ] || continue
+    local n; n=$(basename "$f" .pid)
+    if running "$n"; then echo "$n running (pid $(cat "$f"))"; else echo "$n not running"; fi
+  done
+}
+
+case "${1:-}" in
+  stores) stores ;;
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) echo "usage: $0 stores|up|down|status" >&2; exit 2 ;;
+esac
