@@ -1,0 +1,48 @@
+package dev.perflab.platform;
+
+import java.util.List;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/** The web defaults every perflab servlet service shares. */
+@AutoConfiguration
+public class PlatformAutoConfiguration {
+
+	@Bean
+	ProblemHandler perflabProblemHandler() {
+		return new ProblemHandler();
+	}
+
+	@Bean
+	FilterRegistrationBean<RequestIdFilter> perflabRequestIdFilter() {
+		FilterRegistrationBean<RequestIdFilter> registration = new FilterRegistrationBean<>(new RequestIdFilter());
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		return registration;
+	}
+
+	@Bean
+	FilterRegistrationBean<BodySizeLimitFilter> perflabBodySizeLimitFilter(
+			@Value("${perflab.http.max-body-size:16KB}") DataSize limit) {
+		FilterRegistrationBean<BodySizeLimitFilter> registration = new FilterRegistrationBean<>(
+				new BodySizeLimitFilter(limit.toBytes()));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+		return registration;
+	}
+
+	@Bean
+	WebMvcConfigurer perflabCallerResolver() {
+		return new WebMvcConfigurer() {
+			@Override
+			public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+				resolvers.add(new CallerArgumentResolver());
+			}
+		};
+	}
+}

@@ -1,0 +1,21 @@
+package dev.perflab.platform;
+
+import java.net.URI;
+
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+
+/** Builds RFC 9457 problem details whose {@code type} is stable, so clients can switch on it. */
+public final class Problems {
+
+	public static final String BASE = "https://perflab.dev/problems/";
+
+	private Problems() {
+	}
+
+	public static ProblemDetail of(HttpStatusCode status, String slug, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setType(URI.create(BASE + slug));
+		return problem;
+	}
+}

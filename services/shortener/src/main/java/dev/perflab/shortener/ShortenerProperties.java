@@ -1,0 +1,40 @@
+package dev.perflab.shortener;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * @param idStrategy the lab switch: {@code snowflake} (fixed) or {@code mongo-sequence} (seed 004's baseline)
+ * @param publicBaseUrl where short links are served (the gateway)
+ * @param cache Redis cache-aside of redirects
+ * @param edge how long the gateway may answer a redirect without asking again, and how long a delete waits for
+ * every gateway to drop it
+ * @param hits batching of hit counts
+ * @param worker the lease of this replica's Snowflake worker id
+ */
+@ConfigurationProperties("perflab.shortener")
+public record ShortenerProperties(@DefaultValue("snowflake") IdStrategy idStrategy,
+		@DefaultValue("http://127.0.0.1:8080") String publicBaseUrl, @DefaultValue Cache cache, @DefaultValue Edge edge,
+		@DefaultValue Hits hits, @DefaultValue Worker worker) {
+
+	public enum IdStrategy {
+
+		SNOWFLAKE, MONGO_SEQUENCE
+
+	}
+
+	public record Cache(@DefaultValue("10m") Duration ttl, @DefaultValue("30s") Duration negativeTtl) {
+	}
+
+	public record Edge(@DefaultValue("30s") Duration maxAge, @DefaultValue("2s") Duration ackTimeout) {
+	}
+
+	public record Hits(@DefaultValue("1s") Duration flushInterval) {
+	}
+
+	public record Worker(@DefaultValue("30s") Duration leaseTtl, @DefaultValue("10s") Duration renewEvery,
+			@DefaultValue("50ms") Duration maxClockRollback) {
+	}
+}

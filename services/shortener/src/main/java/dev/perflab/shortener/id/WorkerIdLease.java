@@ -1,0 +1,93 @@
+package dev.perflab.shortener.id;
+
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.http.HttpStatus;
+
+import dev.perflab.platform.ProblemException;
+
+/**
+ * Leases one of the 1,024 Snowflake worker ids per replica in Redis ({@code SET NX PX}), renews it, and stops
+ * handing out ids once the lease could have expired: two replicas never share a worker id, so they never make the
+ * same id in the same millisecond.
+ */
+public class WorkerIdLease {
+
+	private static final Logger log = LoggerFactory.getLogger(WorkerIdLease.class);
+
+	private static final String KEY = "perflab:shortener:worker:";
+
+	private static final RedisScript<Long> RENEW = RedisScript.of(
+			"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end",
+			Long.class);
+
+	private static final RedisScript<Long> RELEASE = RedisScript.of(
+			"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end",
+			Long.class);
+
+	private final StringRedisTemplate redis;
+
+	private final Duration ttl;
+
+	private final String owner = UUID.randomUUID().toString();
+
+	private final int workerId;
+
+	/** Until when (System.nanoTime) the lease is certainly still ours: set before the renewal is sent. */
+	private final AtomicLong validUntilNanos = new AtomicLong();
+
+	public WorkerIdLease(StringRedisTemplate redis, Duration ttl) {
+		this.redis = redis;
+		this.ttl = ttl;
+		this.workerId = acquire();
+	}
+
+	private int acquire() {
+		int start = (int) (Math.abs(owner.hashCode()) % (Snowflake.MAX_WORKER + 1));
+		for (int i = 0; i <= Snowflake.MAX_WORKER; i++) {
+			int candidate = (start + i) % (Snowflake.MAX_WORKER + 1);
+			long sentAt = System.nanoTime();
+			if (Boolean.TRUE.equals(redis.opsForValue().setIfAbsent(KEY + candidate, owner, ttl))) {
+				validUntilNanos.set(sentAt + ttl.toNanos());
+				log.info("leased Snowflake worker id {}", candidate);
+				return candidate;
+			}
+		}
+		throw new IllegalStateException("all " + (Snowflake.MAX_WORKER + 1) + " Snowflake worker ids are leased");
+	}
+
+	public int workerId() {
+		return workerId;
+	}
+
+	/** Called on a schedule well inside the TTL. */
+	public void renew() {
+		long sentAt = System.nanoTime();
+		Long renewed = redis.execute(RENEW, java.util.List.of(KEY + workerId), owner, String.valueOf(ttl.toMillis()));
+		if (renewed != null && renewed == 1L) {
+			validUntilNanos.set(sentAt + ttl.toNanos());
+		}
+		else {
+			log.error("lost the lease of Snowflake worker id {}; refusing new ids until restart", workerId);
+			validUntilNanos.set(0);
+		}
+	}
+
+	void ensureHeld() {
+		if (System.nanoTime() - validUntilNanos.get() >= 0) {
+			throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, "worker-lease-lost",
+					"This replica does not hold its Snowflake worker id lease; retry on another replica");
+		}
+	}
+
+	public void release() {
+		redis.execute(RELEASE, java.util.List.of(KEY + workerId), owner);
+	}
+}
