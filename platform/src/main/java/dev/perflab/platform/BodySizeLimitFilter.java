@@ -32,9 +32,9 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
 		if (request.getContentLengthLong() > limit) {
 			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
 			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-			response.getWriter().write("""
+			response.getOutputStream().write("""
 					{"type":"%spayload-too-large","title":"Content Too Large","status":413,"detail":"The request body is larger than %d bytes"}"""
-				.formatted(Problems.BASE, limit));
+				.formatted(Problems.BASE, limit).getBytes(java.nio.charset.StandardCharsets.UTF_8));
 			return;
 		}
 		chain.doFilter(new Limited(request, limit), response);

@@ -1,0 +1,178 @@
+package dev.perflab.shortener.link;
+
+import java.net.http.HttpResponse;
+import java.time.Instant;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The whole service over real HTTP against the real MongoDB-wire server and Redis of the local stack. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class LinkApiTest {
+
+	static final JsonMapper JSON = JsonMapper.builder().build();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MongoTemplate mongo;
+
+	@Autowired
+	HitCounter hits;
+
+	ShortenerApi api;
+
+	@BeforeEach
+	void setUp() {
+		api = new ShortenerApi(port);
+	}
+
+	@Test
+	void createsALinkAndRedirectsToIt() {
+		HttpResponse<String> created = create("alice", "{\"url\":\"https://example.com/docs?q=1\"}");
+		assertThat(created.statusCode()).isEqualTo(201);
+		Map<?, ?> body = json(created);
+		String code = (String) body.get("code");
+		assertThat(body.get("shortUrl")).isEqualTo("http://127.0.0.1:8080/s/" + code);
+		assertThat(created.headers().firstValue("Location")).hasValue("/v1/short-links/" + code);
+
+		HttpResponse<String> redirect = api.get("/s/" + code, null);
+		assertThat(redirect.statusCode()).isEqualTo(302);
+		assertThat(redirect.headers().firstValue("Location")).hasValue("https://example.com/docs?q=1");
+		assertThat(redirect.headers().firstValue("Cache-Control")).hasValue("max-age=30, public");
+	}
+
+	@Test
+	void permanentLinksRedirectWith301() {
+		String code = code(create("alice", "{\"url\":\"https://example.com/p\",\"permanent\":true}"));
+		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(301);
+	}
+
+	@Test
+	void unknownAndMalformedCodesAre404Problems() {
+		for (String code : new String[] { "zzzzzzzzzz", "no-such", "x".repeat(40) }) {
+			HttpResponse<String> response = api.get("/s/" + code, null);
+			assertThat(response.statusCode()).isEqualTo(404);
+			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		}
+	}
+
+	@Test
+	void anExpiredLinkIsGoneAndItsRedirectIsNeverCachedPastExpiry() throws Exception {
+		Instant expiresAt = Instant.now().plusMillis(2_500);
+		String code = code(create("alice", "{\"url\":\"https://example.com/soon\",\"expiresAt\":\"" + expiresAt + "\"}"));
+		HttpResponse<String> early = api.get("/s/" + code, null);
+		assertThat(early.statusCode()).isEqualTo(302);
+		assertThat(early.headers().firstValue("Cache-Control").orElseThrow())
+			.satisfiesAnyOf(v -> assertThat(v).isEqualTo("no-store"), v -> assertThat(v).isEqualTo("max-age=1, public"));
+		Thread.sleep(Math.max(0, expiresAt.toEpochMilli() - System.currentTimeMillis() + 50));
+		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void countsHitsInBatches() {
+		String code = code(create("alice", "{\"url\":\"https://example.com/h\"}"));
+		for (int i = 0; i < 5; i++) {
+			api.get("/s/" + code, null);
+		}
+		hits.flush();
+		assertThat(mongo.findOne(org.springframework.data.mongodb.core.query.Query
+			.query(org.springframework.data.mongodb.core.query.Criteria.where("code").is(code)), Link.class).hits())
+			.isEqualTo(5);
+		assertThat(json(api.get("/v1/short-links/" + code, "alice")).get("hits")).isEqualTo(5);
+	}
+
+	@Test
+	void anotherUsersLinkIsNotFoundAndCannotBeDeleted() {
+		String code = code(create("alice", "{\"url\":\"https://example.com/mine\"}"));
+		assertThat(api.get("/v1/short-links/" + code, "bob").statusCode()).isEqualTo(404);
+		assertThat(api.delete("/v1/short-links/" + code, "bob").statusCode()).isEqualTo(404);
+		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(302);
+	}
+
+	@Test
+	void aDeletedLinkStopsRedirectingAtOnce() {
+		String code = code(create("alice", "{\"url\":\"https://example.com/del\"}"));
+		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(302);
+		assertThat(api.delete("/v1/short-links/" + code, "alice").statusCode()).isEqualTo(204);
+		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(404);
+		assertThat(api.get("/v1/short-links/" + code, "alice").statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void refusesCallsWithoutAVerifiedCaller() {
+		HttpResponse<String> response = api.post(null, "application/json", "{\"url\":\"https://example.com\"}");
+		assertThat(response.statusCode()).isEqualTo(401);
+		assertThat(json(response).get("type")).isEqualTo("https://perflab.dev/problems/unauthenticated");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "file:///etc/passwd",
+			"ftp://example.com/x", "https://", "not a url", "//example.com/x", "http://exa mple.com" })
+	void rejectsUrlsThatAreNotHttp(String url) {
+		assertRefused(create("alice", "{\"url\":" + JSON.writeValueAsString(url) + "}"), 400);
+	}
+
+	@Test
+	void rejectsUrlsLongerThan2048Characters() {
+		String url = "https://example.com/" + "a".repeat(2_100);
+		assertRefused(create("alice", "{\"url\":\"" + url + "\"}"), 400);
+	}
+
+	@Test
+	void rejectsMalformedJsonUnknownFieldsAndBadExpiry() {
+		assertRefused(create("alice", "{\"url\":"), 400);
+		assertRefused(create("alice", "{\"url\":\"https://example.com\",\"expires\":\"2030-01-01T00:00:00Z\"}"), 400);
+		assertRefused(create("alice", "{\"url\":\"https://example.com\",\"expiresAt\":\"yesterday\"}"), 400);
+		assertRefused(create("alice", "{\"url\":\"https://example.com\",\"expiresAt\":\"2001-01-01T00:00:00Z\"}"), 400);
+		assertRefused(create("alice", "[]"), 400);
+		assertRefused(create("alice", "{}"), 400);
+	}
+
+	@Test
+	void rejectsBodiesOver16KbWith413() {
+		String body = "{\"url\":\"https://example.com/" + "a".repeat(17_000) + "\"}";
+		assertRefused(create("alice", body), 413);
+	}
+
+	@Test
+	void rejectsNonJsonBodiesWith415() {
+		countBefore = mongo.getCollection("links").countDocuments();
+		assertRefused(api.post("alice", "text/plain", "https://example.com"), 415);
+	}
+
+	private void assertRefused(HttpResponse<String> response, int status) {
+		assertThat(response.statusCode()).isEqualTo(status);
+		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(json(response).get("type").toString()).startsWith("https://perflab.dev/problems/");
+		assertThat(mongo.getCollection("links").countDocuments()).isEqualTo(countBefore);
+	}
+
+	long countBefore;
+
+	private HttpResponse<String> create(String user, String body) {
+		countBefore = mongo.getCollection("links").countDocuments();
+		return api.post(user, "application/json", body);
+	}
+
+	private static String code(HttpResponse<String> created) {
+		assertThat(created.statusCode()).isEqualTo(201);
+		return (String) json(created).get("code");
+	}
+
+	private static Map<?, ?> json(HttpResponse<String> response) {
+		return JSON.readValue(response.body(), Map.class);
+	}
+}
