@@ -1,0 +1,41 @@
+# perflab: the two commands are `make up` and `make test`. Everything else is a convenience around scripts/.
+SHELL := /usr/bin/env bash
+.DEFAULT_GOAL := help
+USER ?= alice
+OFFICE ?= 1
+
+.PHONY: help up down status test load seed token bench-ids bench-gateway build
+
+help: ## list the targets
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
+
+up: ## install what is missing, start stores, gateway and services, seed demo data, print the URLs
+	@scripts/stack.sh up
+	@scripts/seed.sh
+
+down: ## stop exactly what `make up` started
+	@scripts/stack.sh down
+
+status: ## what the local stack runs
+	@scripts/stack.sh status
+
+test: ## everything CI checks: unit, service and end-to-end tests against the real local stores
+	@scripts/test.sh
+
+build: ## compile and package every module (no tests)
+	@source scripts/env.sh && ./mvnw -q -B -DskipTests install
+
+load: ## k6 smoke through the gateway against the running stack (SLO thresholds)
+	@scripts/load.sh smoke
+
+seed: ## deterministic demo data (SCALE=n links)
+	@scripts/seed.sh
+
+token: ## print a dev bearer token: make token USER=alice OFFICE=1
+	@scripts/jwt.sh token "$(USER)" "$(OFFICE)"
+
+bench-ids: ## JMH: Snowflake ids/s at 1 and 16 threads vs the 4,096/ms limit
+	@scripts/bench-ids.sh
+
+bench-gateway: ## redirects/s and p50/p99: gateway vs shortener direct vs nginx `return 302`, one run
+	@scripts/bench-gateway.sh

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# What `make test` (and CI) runs: stores up, every module's tests, then the system end to end through the gateway.
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$PERFLAB_ROOT"
+
+started_apps=0
+scripts/stack.sh status | grep -q '^gateway running' || started_apps=1
+cleanup() { [ "$started_apps" = 0 ] || scripts/stack.sh down >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+scripts/stack.sh stores
+log "unit and service tests (real MariaDB, Redis and MongoDB-wire on loopback)"
+./mvnw -B -ntp install
+if [ -d e2e ]; then
+  scripts/stack.sh up
+  log "end-to-end tests through the gateway with real JWTs"
+  ./mvnw -B -ntp -Pe2e -pl e2e test
+  log "k6 smoke through the gateway (thresholds are the SLOs)"
+  scripts/load.sh smoke
+fi
+log "all tests passed"
