@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# Builds the pinned Kubernetes tool chain the chart tests use, once per version, into
+# $PERFLAB_CACHE/bin/<name>-<version>; a tool already there is skipped. No prebuilt binary is fetched:
+# everything comes from the Go module proxy (built here), PyPI or Debian packages.
+#
+#   scripts/k8s-tools.sh            build/install whatever is missing (cold: ~20 min on 2 cores, warm: <1 s)
+#   scripts/k8s-tools.sh paths      print NAME=path lines
+#   source scripts/k8s-tools.sh     only defines the variables below (used by scripts/test-chart.sh)
+#
+# Each version is a setting: export it to override.
+PERFLAB_ROOT="${PERFLAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+PERFLAB_CACHE="${PERFLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perflab}"
+K8S_TOOLS_BIN="$PERFLAB_CACHE/bin"
+
+HELM_VERSION="${HELM_VERSION:-v3.22.0}"
+KUBECONFORM_VERSION="${KUBECONFORM_VERSION:-v0.7.0}"
+KWOK_VERSION="${KWOK_VERSION:-v0.8.0}"
+K8S_VERSION="${K8S_VERSION:-v1.36.3}"
+PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.93.0}"
+# kubernetes-validate ships the upstream OpenAPI-derived JSON schemas per Kubernetes minor.
+KUBERNETES_VALIDATE_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
+PYYAML_VERSION="${PYYAML_VERSION:-6.0.2}"
+
+HELM="$K8S_TOOLS_BIN/helm-$HELM_VERSION"
+KUBECONFORM="$K8S_TOOLS_BIN/kubeconform-$KUBECONFORM_VERSION"
+KWOK="$K8S_TOOLS_BIN/kwok-$KWOK_VERSION"
+KUBE_APISERVER="$K8S_TOOLS_BIN/kube-apiserver-$K8S_VERSION"
+KUBE_CONTROLLER_MANAGER="$K8S_TOOLS_BIN/kube-controller-manager-$K8S_VERSION"
+KUBE_SCHEDULER="$K8S_TOOLS_BIN/kube-scheduler-$K8S_VERSION"
+KUBECTL="$K8S_TOOLS_BIN/kubectl-$K8S_VERSION"
+K8S_TOOLS_VENV="$PERFLAB_CACHE/venv-chart-kv$KUBERNETES_VALIDATE_VERSION"
+K8S_TOOLS_PYTHON="$K8S_TOOLS_VENV/bin/python"
+
+_k8s_log() { printf '\033[1m[k8s-tools]\033[0m %s\n' "$*" >&2; }
+
+# go_build_pinned NAME MODULE VERSION PACKAGE [ldflags]: builds PACKAGE of MODULE@VERSION into $K8S_TOOLS_BIN/NAME-VERSION.
+# `go install mod@v` is refused for modules with replace directives (helm has none today, kwok may), so build inside
+# a throwaway module that requires the pinned version; -mod=mod lets go fill go.sum from the proxy and checksum db.
+_go_build_pinned() {
+  local name="$1" module="$2" version="$3" pkg="$4" ldflags="${5:-}" out="$K8S_TOOLS_BIN/$1-$3"
+  [ -x "$out" ] && return 0
+  _k8s_log "building $name $version ($pkg)"
+  local tmp; tmp="$(mktemp -d)"
+  if (cd "$tmp" && GOBIN="$tmp/bin" GOTOOLCHAIN=local CGO_ENABLED=0 go install -ldflags "$ldflags" "$pkg@$version") \
+      && [ -x "$tmp/bin/$(basename "$pkg")" ]; then
+    mv "$tmp/bin/$(basename "$pkg")" "$out"
+  else
+    _k8s_log "go install $pkg@$version refused; building from a wrapper module"
+    (
+      set -e
+      cd "$tmp"
+      printf 'module perflab.local/tools/%s\n\ngo 1.25\n\nrequire %s %s\n' "$name" "$module" "$version" > go.mod
+      GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download "$module@$version"
+      # A dependency's replace lines are ignored by go, so re-state its local ones are not needed; copy remote ones.
+      local gomod; gomod="$(GOTOOLCHAIN=local go mod download -json "$module@$version" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+      awk '/^replace[ \t]*\(/{inb=1;next} inb&&/^\)/{inb=0;next} inb{print "replace " $0} /^replace [^(]/{print}' "$gomod" \
+        | grep -v '=> \.' >> go.mod || true
+      GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$out.tmp" "$pkg"
+      mv "$out.tmp" "$out"
+    ) || { rm -rf "$tmp"; _k8s_log "FAILED to build $name $version"; return 1; }
+  fi
+  rm -rf "$tmp"
+}
+
+# Kubernetes itself: k8s.io/kubernetes is not meant to be required as a module (its go.mod points every staging
+# module at ./staging with version v0.0.0), so a wrapper module re-points each one at its published v0.X.Y tag.
+_build_k8s() {
+  local missing=()
+  local b
+  for b in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+    [ -x "$K8S_TOOLS_BIN/$b-$K8S_VERSION" ] || missing+=("$b")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  _k8s_log "building ${missing[*]} $K8S_VERSION from the module proxy (cold: 15-25 min on 2 cores)"
+  local minor="${K8S_VERSION#v1.}"; minor="${minor%%.*}"
+  local staging="v0.${K8S_VERSION#v1.}"
+  local work="$PERFLAB_CACHE/build/k8s-$K8S_VERSION"
+  mkdir -p "$work"
+  (
+    set -e
+    cd "$work"
+    export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
+    printf 'module perflab.local/tools/k8s\n\ngo 1.25\n\nrequire k8s.io/kubernetes %s\n' "$K8S_VERSION" > go.mod
+    go mod download k8s.io/kubernetes@"$K8S_VERSION"
+    local gomod; gomod="$(go mod download -json k8s.io/kubernetes@"$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+    grep -oE 'k8s\.io/[a-z0-9-]+ => \./staging/src/k8s\.io/[a-z0-9-]+' "$gomod" | awk '{print $1}' \
+      | grep -vE 'k8s\.io/sample-(cli-plugin|controller)$' \
+      | while read -r m; do printf 'replace %s => %s %s\n' "$m" "$m" "$staging"; done >> go.mod
+    local ld="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor"
+    for b in "${missing[@]}"; do
+      local t0=$SECONDS
+      go build -ldflags "$ld" -o "$K8S_TOOLS_BIN/$b-$K8S_VERSION.tmp" "k8s.io/kubernetes/cmd/$b"
+      mv "$K8S_TOOLS_BIN/$b-$K8S_VERSION.tmp" "$K8S_TOOLS_BIN/$b-$K8S_VERSION"
+      _k8s_log "built $b in $((SECONDS - t0)) s"
+    done
+  )
+}
+
+_install_etcd() {
+  command -v etcd >/dev/null 2>&1 && return 0
+  _k8s_log "installing etcd-server from the Debian packages"
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  # policy-rc.d 101 keeps apt from starting the etcd service: the tests start their own on loopback.
+  local policy=/usr/sbin/policy-rc.d created=""
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null; $sudo chmod +x "$policy"; created=1; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q etcd-server >/dev/null \
+    || { $sudo apt-get update -q >/dev/null && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q etcd-server >/dev/null; }
+  [ -n "$created" ] && $sudo rm -f "$policy"
+  command -v etcd >/dev/null
+}
+
+_install_python() {
+  [ -x "$K8S_TOOLS_PYTHON" ] && "$K8S_TOOLS_PYTHON" -c 'import kubernetes_validate, yaml' 2>/dev/null && return 0
+  _k8s_log "python venv with kubernetes-validate==$KUBERNETES_VALIDATE_VERSION, PyYAML==$PYYAML_VERSION"
+  python3 -m venv "$K8S_TOOLS_VENV"
+  "$K8S_TOOLS_VENV/bin/pip" install -q "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "PyYAML==$PYYAML_VERSION"
+}
+
+prometheus_operator_dir() {
+  GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json \
+    "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" 2>/dev/null \
+    | sed -n 's/.*"Dir": "\(.*\)".*/\1/p'
+}
+
+_k8s_tools_main() {
+  set -euo pipefail
+  mkdir -p "$K8S_TOOLS_BIN"
+  if [ "${1:-}" = paths ]; then
+    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL K8S_TOOLS_PYTHON; do
+      printf '%s=%s\n' "$v" "${!v}"
+    done
+    return 0
+  fi
+  local t0=$SECONDS
+  _install_etcd
+  _install_python
+  (cd /tmp && prometheus_operator_dir >/dev/null)
+  _go_build_pinned helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm \
+    "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
+  _go_build_pinned kubeconform github.com/yannh/kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform "-s -w"
+  _go_build_pinned kwok sigs.k8s.io/kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok \
+    "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
+  _build_k8s
+  _k8s_log "tools ready in $((SECONDS - t0)) s under $K8S_TOOLS_BIN"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  _k8s_tools_main "$@"
+fi

@@ -1,0 +1,56 @@
+package dev.perflab.mail;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+
+import dev.perflab.platform.Caller;
+import dev.perflab.platform.ProblemException;
+
+/** Maps the gateway's verified caller (login, office number) to a mail account. Accounts never change number. */
+@Component
+public class Accounts {
+
+	private final JdbcClient jdbc;
+
+	private final Map<Caller, Account> cache = new ConcurrentHashMap<>();
+
+	public Accounts(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	public Account require(Caller caller) {
+		Account account = cache.get(caller);
+		if (account != null) {
+			return account;
+		}
+		long office = officeNumber(caller.office());
+		account = jdbc.sql("SELECT no, email FROM user_info WHERE office_no = ? AND login = ?")
+			.params(office, caller.user())
+			.query((rs, i) -> new Account(office, rs.getLong("no"), rs.getString("email")))
+			.optional()
+			.orElseThrow(() -> new ProblemException(HttpStatus.FORBIDDEN, "no-mail-account",
+					"The caller has no mail account in this office"));
+		cache.put(caller, account);
+		return account;
+	}
+
+	private static long officeNumber(String office) {
+		try {
+			long no = Long.parseLong(office);
+			if (no > 0) {
+				return no;
+			}
+		}
+		catch (NumberFormatException e) {
+			// fall through
+		}
+		throw new ProblemException(HttpStatus.FORBIDDEN, "no-mail-account", "The caller's office is not a mail office");
+	}
+
+	public record Account(long office, long user, String email) {
+	}
+}

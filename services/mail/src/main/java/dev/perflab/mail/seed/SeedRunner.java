@@ -1,0 +1,27 @@
+package dev.perflab.mail.seed;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.stereotype.Component;
+
+/** {@code java -jar mail.jar --perflab.mail.seed.mails=N --spring.main.web-application-type=none} seeds and exits. */
+@Component
+@ConditionalOnProperty("perflab.mail.seed.mails")
+class SeedRunner implements ApplicationRunner {
+
+	private final Seeder seeder;
+
+	private final int mails;
+
+	SeedRunner(Seeder seeder, @Value("${perflab.mail.seed.mails}") int mails) {
+		this.seeder = seeder;
+		this.mails = mails;
+	}
+
+	@Override
+	public void run(ApplicationArguments args) throws Exception {
+		seeder.seed(mails);
+	}
+}
