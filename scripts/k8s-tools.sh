@@ -62,6 +62,19 @@ _go_build_pinned() {
   rm -rf "$tmp"
 }
 
+# helm's Makefile stamps the Kubernetes version of its client-go as the default .Capabilities.KubeVersion (used by
+# `helm template` and lint); without it helm claims v1.20 and every kubeVersion constraint fails.
+_build_helm() {
+  [ -x "$HELM" ] && return 0
+  local gomod minor
+  gomod="$(cd /tmp && GOTOOLCHAIN=local go mod download -json "helm.sh/helm/v3@$HELM_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+  minor="$(sed -n 's|^[[:space:]]*k8s.io/client-go v0\.\([0-9]*\)\..*|\1|p' "$gomod" | head -1)"
+  local v="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$minor"
+  v="$v -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$minor"
+  _go_build_pinned helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm \
+    "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION $v"
+}
+
 # Kubernetes itself: k8s.io/kubernetes is not meant to be required as a module (its go.mod points every staging
 # module at ./staging with version v0.0.0), so a wrapper module re-points each one at its published v0.X.Y tag.
 _build_k8s() {
@@ -135,8 +148,7 @@ _k8s_tools_main() {
   _install_etcd
   _install_python
   (cd /tmp && prometheus_operator_dir >/dev/null)
-  _go_build_pinned helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm \
-    "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION"
+  _build_helm
   _go_build_pinned kubeconform github.com/yannh/kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform "-s -w"
   _go_build_pinned kwok sigs.k8s.io/kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok \
     "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"

@@ -1,0 +1,234 @@
+{{/* Names ------------------------------------------------------------------------------------------------- */}}
+
+{{- define "perflab.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* The prefix of every resource: the release name, or <release>-<chart> when the release name lacks it. */}}
+{{- define "perflab.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* Name of one component (service or store): <fullname>-<name>. Arguments: (dict "root" $ "name" $name). */}}
+{{- define "perflab.componentName" -}}
+{{- printf "%s-%s" (include "perflab.fullname" .root) .name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels -------------------------------------------------------------------------------------------------- */}}
+
+{{- define "perflab.chartLabel" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels shared by every resource of the release, less the instance (selector labels add it). */}}
+{{- define "perflab.baseLabels" -}}
+helm.sh/chart: {{ include "perflab.chartLabel" . }}
+app.kubernetes.io/part-of: {{ include "perflab.name" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end }}
+
+{{/* Labels of release-wide resources (not one component's). */}}
+{{- define "perflab.commonLabels" -}}
+{{ include "perflab.baseLabels" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Selector labels of one component. Arguments: (dict "root" $ "name" $name). */}}
+{{- define "perflab.selectorLabels" -}}
+app.kubernetes.io/name: {{ .name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+{{- end }}
+
+{{/* All labels of one component. Arguments: (dict "root" $ "name" $name "component" "service"|"store"). */}}
+{{- define "perflab.labels" -}}
+{{ include "perflab.baseLabels" .root }}
+{{ include "perflab.selectorLabels" . }}
+app.kubernetes.io/component: {{ .component }}
+{{- end }}
+
+{{/* Services and stores ----------------------------------------------------------------------------------- */}}
+
+{{/* Names of the enabled services, sorted, as a JSON list (fromJsonArray to use). */}}
+{{- define "perflab.enabledServices" -}}
+{{- $out := list }}
+{{- range $name, $svc := .Values.services }}
+{{- if $svc.enabled }}{{ $out = append $out $name }}{{ end }}
+{{- end }}
+{{- toJson $out }}
+{{- end }}
+
+{{/* Stores used by at least one enabled service, sorted, as a JSON list. */}}
+{{- define "perflab.usedStores" -}}
+{{- $out := list }}
+{{- range $name, $svc := .Values.services }}
+{{- if $svc.enabled }}
+{{- range $svc.stores }}{{ if not (has . $out) }}{{ $out = append $out . }}{{ end }}{{ end }}
+{{- end }}
+{{- end }}
+{{- toJson (sortAlpha $out) }}
+{{- end }}
+
+{{/* Enabled services using one store, as a JSON list. Arguments: (dict "root" $ "store" $store). */}}
+{{- define "perflab.storeUsers" -}}
+{{- $out := list }}
+{{- range $name, $svc := .root.Values.services }}
+{{- if and $svc.enabled (has $.store $svc.stores) }}{{ $out = append $out $name }}{{ end }}
+{{- end }}
+{{- toJson $out }}
+{{- end }}
+
+{{/* Host of a store as the services see it: the chart's Service, or the external host. */}}
+{{- define "perflab.storeHost" -}}
+{{- $store := index .root.Values.stores .store }}
+{{- if $store.deploy }}
+{{- include "perflab.componentName" (dict "root" .root "name" .store) }}
+{{- else }}
+{{- required (printf "stores.%s.external.host is required when stores.%s.deploy is false" .store .store) $store.external.host }}
+{{- end }}
+{{- end }}
+
+{{/* Name of the Secret holding a chart-managed store's credentials. */}}
+{{- define "perflab.storeSecretName" -}}
+{{- $store := index .root.Values.stores .store }}
+{{- default (include "perflab.componentName" (dict "root" .root "name" .store)) $store.auth.existingSecret }}
+{{- end }}
+
+{{/* A generated password that survives upgrades: reuse the one in the live Secret when there is one.
+     Arguments: (dict "root" $ "secret" $secretName "key" $key). */}}
+{{- define "perflab.password" -}}
+{{- $live := lookup "v1" "Secret" .root.Release.Namespace .secret }}
+{{- if and $live $live.data (hasKey $live.data .key) }}
+{{- index $live.data .key | b64dec }}
+{{- else }}
+{{- randAlphaNum 24 }}
+{{- end }}
+{{- end }}
+
+{{/* Images ------------------------------------------------------------------------------------------------ */}}
+
+{{/* Image of a service. Arguments: (dict "root" $ "svc" $svc). The tag defaults to the chart's appVersion. */}}
+{{- define "perflab.serviceImage" -}}
+{{- $repo := .svc.image.repository }}
+{{- if .root.Values.image.registry }}{{ $repo = printf "%s/%s" (trimSuffix "/" .root.Values.image.registry) $repo }}{{ end }}
+{{- printf "%s:%s" $repo (default .root.Chart.AppVersion .svc.image.tag) }}
+{{- end }}
+
+{{/* imagePullSecrets list (empty string when none). */}}
+{{- define "perflab.imagePullSecrets" -}}
+{{- range .Values.image.pullSecrets }}
+- name: {{ . }}
+{{- end }}
+{{- end }}
+
+{{/* Quantities --------------------------------------------------------------------------------------------- */}}
+
+{{/* CPU quantity ("500m", "2", "1.5", 2, 1.5) to millicores. */}}
+{{- define "perflab.cpuMillis" -}}
+{{- $q := toString . }}
+{{- if hasSuffix "m" $q }}
+{{- trimSuffix "m" $q | int64 }}
+{{- else if contains "." $q }}
+{{- $parts := splitList "." $q }}
+{{- $frac := printf "%s000" (index $parts 1) | trunc 3 }}
+{{- add (mul (index $parts 0 | int64) 1000) ($frac | int64) }}
+{{- else }}
+{{- mul ($q | int64) 1000 }}
+{{- end }}
+{{- end }}
+
+{{/* -XX:ActiveProcessorCount for a CPU limit: ceil(limit in cores), at least 1. */}}
+{{- define "perflab.activeProcessorCount" -}}
+{{- $m := include "perflab.cpuMillis" . | int64 }}
+{{- max 1 (div (add $m 999) 1000) }}
+{{- end }}
+
+{{/* Kubernetes memory quantity to bytes: plain, Ki/Mi/Gi/Ti (binary) or k/M/G/T (decimal). */}}
+{{- define "perflab.k8sBytes" -}}
+{{- $q := toString . }}
+{{- $units := dict "Ki" 1024 "Mi" 1048576 "Gi" 1073741824 "Ti" 1099511627776 "k" 1000 "M" 1000000 "G" 1000000000 "T" 1000000000000 }}
+{{- $n := "" }}
+{{- range $suffix, $mult := $units }}
+{{- if and (not $n) (hasSuffix $suffix $q) }}{{ $n = mul (trimSuffix $suffix $q | int64) $mult }}{{ end }}
+{{- end }}
+{{- if $n }}{{ $n }}{{ else if regexMatch "^[0-9]+$" $q }}{{ $q }}{{ else if regexMatch "^[0-9.]+e[0-9]+$" $q }}{{ . | float64 | int64 }}{{ else }}{{ fail (printf "cannot read memory quantity %q: use Ki, Mi, Gi, Ti, k, M, G, T or bytes" $q) }}{{ end }}
+{{- end }}
+
+{{/* JVM size (-Xmx syntax: 512m, 1g, 1048576k, bytes) to bytes. */}}
+{{- define "perflab.jvmBytes" -}}
+{{- $q := lower (toString .) }}
+{{- $units := dict "k" 1024 "m" 1048576 "g" 1073741824 "t" 1099511627776 }}
+{{- $last := substr (int (sub (len $q) 1)) (len $q) $q }}
+{{- if hasKey $units $last }}
+{{- mul (trimSuffix $last $q | int64) (index $units $last) }}
+{{- else if regexMatch "^[0-9]+$" $q }}
+{{- $q }}
+{{- else }}
+{{- fail (printf "cannot read JVM heap %q: use k, m, g or t (e.g. 512m, 1g)" $q) }}
+{{- end }}
+{{- end }}
+
+{{/* JVM ------------------------------------------------------------------------------------------------------ */}}
+
+{{/* JAVA_TOOL_OPTIONS of a service; fails when the memory limit leaves no room beside the heap.
+     Arguments: (dict "name" $name "svc" $svc). */}}
+{{- define "perflab.javaToolOptions" -}}
+{{- $jvm := .svc.jvm | default dict }}
+{{- $gc := default "G1" $jvm.gc }}
+{{- $heap := default "1g" $jvm.heap }}
+{{- $limits := .svc.resources.limits | default dict }}
+{{- if not $limits.memory }}
+{{- fail (printf "services.%s.resources.limits.memory is required: the heap (%s) is checked against it" .name $heap) }}
+{{- end }}
+{{- $heapBytes := include "perflab.jvmBytes" $heap | int64 }}
+{{- $limitBytes := include "perflab.k8sBytes" $limits.memory | int64 }}
+{{- /* heap, plus a quarter for metaspace, code cache, thread stacks and direct buffers, plus 256Mi for the rest */}}
+{{- $needed := add (div (mul $heapBytes 5) 4) 268435456 }}
+{{- if lt $limitBytes $needed }}
+{{- fail (printf "services.%s: resources.limits.memory %s is too small for heap %s: the rule is limit >= heap x 1.25 + 256Mi = %dMi (the container would be OOM-killed under load)" .name (toString $limits.memory) $heap (div (add $needed 1048575) 1048576)) }}
+{{- end }}
+{{- $opts := list (printf "-XX:+Use%sGC" $gc) (printf "-Xms%s" $heap) (printf "-Xmx%s" $heap) }}
+{{- /* The JVM sizes its GC and compiler threads, ForkJoin pools and GC choice from the CPUs it sees. With a CPU
+       limit of 1 (or a fraction) it sees one CPU, treats the box as a client machine and silently picks Serial GC
+       whatever the flags of the image say (the seed 000 field report hit this). So the count is stated from the
+       limit, rounded up, never below 1. */}}
+{{- $cpu := $limits.cpu | default (.svc.resources.requests | default dict).cpu }}
+{{- if $cpu }}
+{{- $opts = append $opts (printf "-XX:ActiveProcessorCount=%s" (include "perflab.activeProcessorCount" $cpu)) }}
+{{- end }}
+{{- $opts = append $opts "-XX:+ExitOnOutOfMemoryError" }}
+{{- with $jvm.extraOpts }}{{ $opts = append $opts . }}{{ end }}
+{{- join " " $opts }}
+{{- end }}
+
+{{/* Pod security -------------------------------------------------------------------------------------------- */}}
+
+{{- define "perflab.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: {{ .uid | default 10001 }}
+runAsGroup: {{ .uid | default 10001 }}
+fsGroup: {{ .uid | default 10001 }}
+fsGroupChangePolicy: OnRootMismatch
+seccompProfile:
+  type: RuntimeDefault
+{{- end }}
+
+{{- define "perflab.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+runAsNonRoot: true
+privileged: false
+capabilities:
+  drop: [ALL]
+seccompProfile:
+  type: RuntimeDefault
+{{- end }}

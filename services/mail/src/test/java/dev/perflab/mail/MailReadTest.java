@@ -1,0 +1,131 @@
+package dev.perflab.mail;
+
+import java.io.InputStream;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import jakarta.mail.Multipart;
+import jakarta.mail.Session;
+import jakarta.mail.internet.MimeMessage;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MailReadTest extends MailServiceTest {
+
+	@Test
+	void readsThe22MbMailWithItsAttachmentListedButNotLoaded() {
+		long no = visibleMail("large-22m");
+		HttpResponse<String> response = api.get("alice", "/v2/mails/" + no);
+		assertThat(response.statusCode()).isEqualTo(200);
+		Map<?, ?> mail = MailApi.json(response);
+		assertThat(mail.get("subject")).isEqualTo("Quarterly archive");
+		assertThat(((Number) mail.get("size")).longValue()).isGreaterThan(22_000_000L);
+		List<?> attachments = (List<?>) mail.get("attachments");
+		assertThat(attachments).hasSize(1);
+		assertThat(((Map<?, ?>) attachments.get(0)).get("size")).isEqualTo(16 * 1024 * 1024);
+		assertThat(((Map<?, ?>) attachments.get(0)).get("name")).isEqualTo("archive.zip");
+	}
+
+	@Test
+	void readsThe712KbMailWithItsHtmlAndFourImages() {
+		Map<?, ?> mail = MailApi.json(api.get("alice", "/v2/mails/" + visibleMail("medium-712k")));
+		assertThat((String) mail.get("html")).startsWith("<html>");
+		assertThat((List<?>) mail.get("attachments")).hasSize(4);
+	}
+
+	@Test
+	void streamsTheRawEmlWholeAndByRange() throws Exception {
+		long no = visibleMail("large-22m");
+		Path file = Path.of("target/mail-storage-test/seed/large-22m.eml");
+		HttpResponse<byte[]> whole = api.bytes(api.as("alice", "/v2/mails/" + no + "/eml").GET());
+		assertThat(whole.statusCode()).isEqualTo(200);
+		assertThat(whole.headers().firstValue("Content-Type")).hasValue("message/rfc822");
+		assertThat(sha256(whole.body())).isEqualTo(sha256(Files.readAllBytes(file)));
+
+		HttpResponse<byte[]> range = api.bytes(api.as("alice", "/v2/mails/" + no + "/eml").header("Range", "bytes=1000-1099").GET());
+		assertThat(range.statusCode()).isEqualTo(206);
+		byte[] expected = new byte[100];
+		System.arraycopy(Files.readAllBytes(file), 1000, expected, 0, 100);
+		assertThat(range.body()).isEqualTo(expected);
+	}
+
+	@Test
+	void streamsAnAttachmentDecodedWholeAndByRange() throws Exception {
+		long no = visibleMail("large-22m");
+		byte[] decoded;
+		try (InputStream in = Files.newInputStream(Path.of("target/mail-storage-test/seed/large-22m.eml"))) {
+			MimeMessage message = new MimeMessage(Session.getInstance(new Properties()), in);
+			decoded = ((Multipart) message.getContent()).getBodyPart(1).getInputStream().readAllBytes();
+		}
+		HttpResponse<byte[]> whole = api.bytes(api.as("alice", "/v2/mails/" + no + "/attachments/0").GET());
+		assertThat(whole.statusCode()).isEqualTo(200);
+		assertThat(whole.headers().firstValue("Content-Type")).hasValue("application/zip");
+		assertThat(whole.headers().firstValue("Content-Disposition").orElseThrow()).contains("archive.zip");
+		assertThat(sha256(whole.body())).isEqualTo(sha256(decoded));
+
+		HttpResponse<byte[]> tail = api.bytes(api.as("alice", "/v2/mails/" + no + "/attachments/0").header("Range", "bytes=-64").GET());
+		assertThat(tail.statusCode()).isEqualTo(206);
+		byte[] expected = new byte[64];
+		System.arraycopy(decoded, decoded.length - 64, expected, 0, 64);
+		assertThat(tail.body()).isEqualTo(expected);
+	}
+
+	@Test
+	void anotherUsersMailEmlAndAttachmentsAreNotFound() {
+		long no = visibleMail("large-22m");
+		for (String path : List.of("", "/eml", "/attachments/0")) {
+			HttpResponse<String> response = api.get("bob", "/v2/mails/" + no + path);
+			assertThat(response.statusCode()).as(path).isEqualTo(404);
+			assertThat(response.body()).doesNotContain("Quarterly");
+		}
+	}
+
+	@Test
+	void mailsInLockedMailboxesAreNotFound() {
+		Long locked = jdbc.queryForObject("""
+				SELECT MIN(m.no) FROM mail_content m JOIN personal_mailbox p ON p.no = m.mbox_no
+				WHERE m.user_no = 1 AND p.lockinfo_type IN ('A','B')""", Long.class);
+		assertThat(api.get("alice", "/v2/mails/" + locked).statusCode()).isEqualTo(404);
+	}
+
+	@Test
+	void badMailNumbersAndIndexesAre4xxProblems() {
+		assertProblem(api.get("alice", "/v2/mails/-1"), 400);
+		assertProblem(api.get("alice", "/v2/mails/abc"), 400);
+		assertProblem(api.get("alice", "/v2/mails/99999999"), 404);
+		long no = visibleMail("large-22m");
+		assertProblem(api.get("alice", "/v2/mails/" + no + "/attachments/1"), 404);
+		assertProblem(api.get("alice", "/v2/mails/" + no + "/attachments/-3"), 400);
+		assertProblem(api.get(null, "/v2/mails/" + no), 401);
+		assertProblem(api.get("nobody", "/v2/mails/" + no), 403);
+	}
+
+	@Test
+	void aStoredPathOutsideTheStorageIsNeverServed() {
+		long no = visibleMail("small-4k");
+		jdbc.update("UPDATE mail_content SET eml_path = '../../../../etc/hostname' WHERE no = ?", no);
+		try {
+			HttpResponse<String> response = api.get("alice", "/v2/mails/" + no + "/eml");
+			assertThat(response.statusCode()).isEqualTo(404);
+		}
+		finally {
+			jdbc.update("UPDATE mail_content SET eml_path = 'seed/small-4k.eml' WHERE no = ?", no);
+		}
+	}
+
+	static void assertProblem(HttpResponse<String> response, int status) {
+		assertThat(response.statusCode()).isEqualTo(status);
+		assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+	}
+
+	static String sha256(byte[] bytes) throws Exception {
+		return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+	}
+}

@@ -1,0 +1,88 @@
+package dev.perflab.mail;
+
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static dev.perflab.mail.MailReadTest.assertProblem;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SendAndReceiptTest extends MailServiceTest {
+
+	static final String VALID = """
+			{"cert_key":"%s","sender_no":1,"to":["jerry@example.com"],"cc":["tom@example.com"],"bcc":[],
+			 "subject":"136236234636","content":"contentcontent121212","important":false,"is_save":true,
+			 "is_separate_send":false,"is_encrypt":false,"is_receipt_confirm":true}""";
+
+	@Test
+	void acceptsASendStoringMailTagsAndOutboxInOneGo() throws Exception {
+		String certKey = "k" + System.nanoTime();
+		HttpResponse<String> accepted = api.post("alice", "/v2/mails/send", "application/json", VALID.formatted(certKey));
+		assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+		long no = ((Number) MailApi.json(accepted).get("mail_no")).longValue();
+
+		Map<String, Object> row = jdbc.queryForMap("SELECT mbox_no, eml_path, receipt_confirm FROM mail_content WHERE no = ?", no);
+		assertThat(row.get("mbox_no")).isEqualTo(2L);
+		assertThat(Files.readString(Path.of("target/mail-storage-test").resolve((String) row.get("eml_path"))))
+			.contains("Subject: 136236234636").contains("contentcontent121212").doesNotContain("Bcc");
+		assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM receipt_confirm WHERE mail_no = ?", Long.class, no)).isEqualTo(2);
+		assertThat(jdbc.queryForObject("SELECT payload FROM outbox WHERE mail_no = ?", String.class, no))
+			.contains("jerry@example.com").contains(certKey);
+
+		String confirm = "/v2/office/1/receipt-confirm/" + certKey + "/email/jerry@example.com";
+		HttpResponse<String> first = api.get(null, confirm);
+		assertThat(first.statusCode()).isEqualTo(200);
+		Thread.sleep(5);
+		HttpResponse<String> again = api.get(null, confirm);
+		assertThat(MailApi.json(again).get("confirmed_at")).isEqualTo(MailApi.json(first).get("confirmed_at"));
+		assertThat(MailApi.json(first).get("mail_no")).isEqualTo((int) no);
+	}
+
+	@Test
+	void readReceiptsRefuseUnknownAndMalformedKeys() {
+		assertProblem(api.get(null, "/v2/office/1/receipt-confirm/nosuchkey/email/jerry@example.com"), 404);
+		assertProblem(api.get(null, "/v2/office/abc/receipt-confirm/k1/email/jerry@example.com"), 400);
+		assertProblem(api.get(null, "/v2/office/1/receipt-confirm/k1/email/not-an-email"), 400);
+		assertProblem(api.get(null, "/v2/office/1/receipt-confirm/k%20'or'1/email/jerry@example.com"), 400);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = {
+			"{\"sender_no\":1,\"to\":[\"bad address\"],\"subject\":\"s\",\"content\":\"c\"}",
+			"{\"sender_no\":1,\"to\":[\"a@example.com\\r\\nBcc: victim@example.com\"],\"subject\":\"s\",\"content\":\"c\"}",
+			"{\"sender_no\":1,\"to\":[\"Name <a@example.com>\"],\"subject\":\"s\",\"content\":\"c\"}",
+			"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"subject\":\"hi\\r\\nBcc: victim@example.com\",\"content\":\"c\"}",
+			"{\"sender_no\":1,\"to\":[],\"subject\":\"s\",\"content\":\"c\"}",
+			"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"content\":\"c\"}",
+			"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"subject\":\"s\",\"content\":\"c\",\"evil\":1}",
+			"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"subject\":\"s\",\"content\":\"c\",\"is_receipt_confirm\":true}",
+			"{\"sender_no\":\"one\",\"to\":[\"a@example.com\"],\"subject\":\"s\",\"content\":\"c\"}",
+			"{\"sender_no\":1,\"to\":\"a@example.com\",",
+			"[]" })
+	void refusesBadSendsWithoutWritingAnything(String body) {
+		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", body), 400);
+	}
+
+	@Test
+	void refusesSendingAsSomeoneElseOversizedBodiesAndNonJson() {
+		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json",
+				VALID.formatted("k1").replace("\"sender_no\":1", "\"sender_no\":2")), 403);
+		String huge = VALID.formatted("k2").replace("contentcontent121212", "x".repeat(1_100_000));
+		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", huge), 413);
+		assertRefused(() -> api.post("alice", "/v2/mails/send", "text/plain", "hello"), 415);
+		assertRefused(() -> api.post(null, "/v2/mails/send", "application/json", VALID.formatted("k3")), 401);
+	}
+
+	private void assertRefused(java.util.function.Supplier<HttpResponse<String>> call, int status) {
+		long mails = count("mail_content"), outbox = count("outbox"), tags = count("receipt_confirm");
+		assertProblem(call.get(), status);
+		assertThat(count("mail_content")).isEqualTo(mails);
+		assertThat(count("outbox")).isEqualTo(outbox);
+		assertThat(count("receipt_confirm")).isEqualTo(tags);
+	}
+}
