@@ -1,23 +1,33 @@
 #!/usr/bin/env bash
-# Deterministic demo data through the gateway: SCALE short links (default 50) owned by user "demo", pointing at
-# https://example.com/demo/<n>. Idempotent: links already seeded (listed in .run/seed/shortener.tsv) are kept.
+# Deterministic demo data (fixed seeds), idempotent:
+#   mail:      MAILS mails (default 20000; the benchmarks use 1000000) with 4 KB / 712 KB / 22 MB EML files,
+#              2 offices x 10 users (alice and bob in office 1), some mailboxes locked
+#   shortener: LINKS short links (default 50) owned by "demo", created through the gateway
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
-SCALE=${SCALE:-50}
+cd "$PERFLAB_ROOT"
+MAILS=${MAILS:-20000}
+LINKS=${LINKS:-${SCALE:-50}}
+
+log "seeding mail: $MAILS mails into perflab_mail, EML files in $PERFLAB_MAIL_STORAGE"
+[ -f services/mail/target/mail.jar ] || ./mvnw -q -B -pl services/mail -am package -DskipTests
+SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/mail/target/mail.jar --spring.main.web-application-type=none \
+  --perflab.mail.seed.mails="$MAILS" --perflab.mail.storage="$PERFLAB_MAIL_STORAGE" --logging.structured.format.console= \
+  2>&1 | grep -E 'seed|ERROR' | sed -E 's/^.*(Seeder|SeedRunner) *: //' >&2
+
 out="$PERFLAB_RUN/seed/shortener.tsv"
 mkdir -p "$(dirname "$out")"
 touch "$out"
 have=$(wc -l <"$out")
-if [ "$have" -ge "$SCALE" ]; then
-  log "demo data present: $have short links (first: $(head -n 1 "$out" | cut -f2))"
+if [ "$have" -ge "$LINKS" ]; then
+  log "shortener demo data present: $have short links (first: $(head -n 1 "$out" | cut -f2))"
   exit 0
 fi
 token=$("$PERFLAB_ROOT"/scripts/jwt.sh token demo 1 600)
 base="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"
-for n in $(seq $((have + 1)) "$SCALE"); do
+for n in $(seq $((have + 1)) "$LINKS"); do
   code=$(curl -fsS -X POST "$base/v1/short-links" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d "{\"url\":\"https://example.com/demo/$n\"}" | sed -E 's/.*"code":"([A-Za-z0-9]+)".*/\1/')
   printf '%s\t%s\n' "$n" "$base/s/$code" >>"$out"
-  (( n % 10 == 0 )) && log "seeded $n/$SCALE short links"
 done
-log "demo data: $SCALE short links, e.g. $(head -n 1 "$out" | cut -f2)"
+log "shortener demo data: $LINKS short links, e.g. $(head -n 1 "$out" | cut -f2)"

@@ -88,7 +88,7 @@ stores() {
   log "stores up: MariaDB 127.0.0.1:$PERFLAB_MYSQL_PORT, Redis 127.0.0.1:$PERFLAB_REDIS_PORT, MongoDB-wire 127.0.0.1:$PERFLAB_MONGO_PORT"
 }
 
-APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT gateway:gateway:$PERFLAB_GATEWAY_PORT)
+APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$PERFLAB_MAIL_PORT gateway:gateway:$PERFLAB_GATEWAY_PORT)
 
 start_app() { # name module port
   local name=$1 module=$2 port=$3
@@ -116,6 +116,7 @@ up() {
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
   log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
   log "shortener  http://127.0.0.1:$PERFLAB_SHORTENER_PORT/actuator/health"
+  log "mail       http://127.0.0.1:$PERFLAB_MAIL_PORT/actuator/health"
   log "token      make token USER=alice OFFICE=1"
 }
 
