@@ -1,0 +1,29 @@
+// handleSummary helpers without remote jslibs: a JSON file and a short human-readable report.
+function fmt(v) {
+  return typeof v === 'number' ? (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)) : String(v);
+}
+
+export function textReport(data, title) {
+  const lines = [`\n${title}`, ''];
+  const m = data.metrics;
+  for (const name of Object.keys(m).sort()) {
+    const v = m[name].values;
+    const parts = Object.keys(v).map((k) => `${k}=${fmt(v[k])}`);
+    const th = m[name].thresholds;
+    let mark = '';
+    if (th) {
+      mark = Object.values(th).every((t) => t.ok) ? ' ✓' : ' ✗ THRESHOLD FAILED';
+    }
+    lines.push(`  ${name.padEnd(34)} ${parts.join(' ')}${mark}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function summaries(data, name) {
+  const dir = __ENV.SUMMARY_DIR || '.';
+  return {
+    stdout: textReport(data, name),
+    [`${dir}/${name}-summary.json`]: JSON.stringify(data, null, 2),
+    [`${dir}/${name}-summary.txt`]: textReport(data, name),
+  };
+}

@@ -1,0 +1,65 @@
+// Smoke of the shortener through the gateway: each iteration creates one link and follows it ten times
+// (seed 004's mix). Small and bounded: it checks the SLOs, it does not look for the limit.
+import http from 'k6/http';
+import { check, fail } from 'k6';
+import { Trend, Counter } from 'k6/metrics';
+import { BASE_URL, authHeaders } from '../lib/config.js';
+import { summaries } from '../lib/summary.js';
+
+const createDuration = new Trend('shortener_create_duration', true);
+const redirectDuration = new Trend('shortener_redirect_duration', true);
+const edgeHits = new Counter('shortener_edge_cache_hits');
+
+export const options = {
+  scenarios: {
+    create_and_follow: {
+      executor: 'constant-arrival-rate',
+      rate: Number(__ENV.RATE || 20),
+      timeUnit: '1s',
+      duration: __ENV.DURATION || '15s',
+      preAllocatedVUs: 20,
+      maxVUs: 100,
+    },
+  },
+  thresholds: {
+    http_req_failed: ['rate<0.01'],
+    checks: ['rate>0.99'],
+    shortener_create_duration: ['p(95)<300'],
+    shortener_redirect_duration: ['p(95)<100', 'p(99)<250'],
+  },
+};
+
+export function setup() {
+  const health = http.get(`${BASE_URL}/actuator/health/readiness`);
+  if (health.status !== 200) {
+    fail(`gateway at ${BASE_URL} is not ready (status ${health.status}); run make up first`);
+  }
+}
+
+export default function () {
+  const created = http.post(
+    `${BASE_URL}/v1/short-links`,
+    JSON.stringify({ url: `https://example.com/k6/${__VU}/${__ITER}` }),
+    { headers: authHeaders({ 'Content-Type': 'application/json' }), tags: { name: 'create' } },
+  );
+  createDuration.add(created.timings.duration);
+  if (!check(created, { 'create is 201': (r) => r.status === 201 })) {
+    return;
+  }
+  const code = created.json('code');
+  for (let i = 0; i < 10; i++) {
+    const res = http.get(`${BASE_URL}/s/${code}`, { redirects: 0, tags: { name: 'redirect' } });
+    redirectDuration.add(res.timings.duration);
+    check(res, {
+      'redirect is 301 or 302': (r) => r.status === 301 || r.status === 302,
+      'redirect points at the link': (r) => r.headers.Location === `https://example.com/k6/${__VU}/${__ITER}`,
+    });
+    if (res.headers['X-Perflab-Edge-Cache'] === 'hit') {
+      edgeHits.add(1);
+    }
+  }
+}
+
+export function handleSummary(data) {
+  return summaries(data, 'shortener-smoke');
+}
