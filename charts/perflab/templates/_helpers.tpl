@@ -58,8 +58,34 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* Services and stores ----------------------------------------------------------------------------------- */}}
 
+{{/* Fills the optional keys of every services.<name> block in place (idempotent), so a new service needs only
+     enabled, port, image.repository and resources. sprig's merge is not used: it overwrites a user's `false`. */}}
+{{- define "perflab.normalizeServices" -}}
+{{- $defaults := dict
+  "replicas" 2 "stores" list "hikari" dict "lab" dict "env" dict "allowFrom" list
+  "image" (dict "tag" "" "pullPolicy" "IfNotPresent")
+  "jvm" (dict "gc" "G1" "heap" "1g" "extraOpts" "")
+  "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70
+                      "podsMetric" (dict "enabled" false "name" "http_server_requests_per_second" "averageValue" "200"))
+  "pdb" (dict "enabled" true "maxUnavailable" 1) }}
+{{- range $name, $svc := .Values.services }}
+{{- include "perflab.fill" (dict "into" $svc "defaults" (deepCopy $defaults)) }}
+{{- end }}
+{{- end }}
+
+{{- define "perflab.fill" -}}
+{{- range $k, $v := .defaults }}
+{{- if not (hasKey $.into $k) }}
+{{- $_ := set $.into $k $v }}
+{{- else if and (kindIs "map" $v) (kindIs "map" (index $.into $k)) }}
+{{- include "perflab.fill" (dict "into" (index $.into $k) "defaults" $v) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Names of the enabled services, sorted, as a JSON list (fromJsonArray to use). */}}
 {{- define "perflab.enabledServices" -}}
+{{- include "perflab.normalizeServices" . }}
 {{- $out := list }}
 {{- range $name, $svc := .Values.services }}
 {{- if $svc.enabled }}{{ $out = append $out $name }}{{ end }}
@@ -69,6 +95,7 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* Stores used by at least one enabled service, sorted, as a JSON list. */}}
 {{- define "perflab.usedStores" -}}
+{{- include "perflab.normalizeServices" . }}
 {{- $out := list }}
 {{- range $name, $svc := .Values.services }}
 {{- if $svc.enabled }}
@@ -196,7 +223,9 @@ app.kubernetes.io/component: {{ .component }}
 {{- if lt $limitBytes $needed }}
 {{- fail (printf "services.%s: resources.limits.memory %s is too small for heap %s: the rule is limit >= heap x 1.25 + 256Mi = %dMi (the container would be OOM-killed under load)" .name (toString $limits.memory) $heap (div (add $needed 1048575) 1048576)) }}
 {{- end }}
-{{- $opts := list (printf "-XX:+Use%sGC" $gc) (printf "-Xms%s" $heap) (printf "-Xmx%s" $heap) }}
+{{- $gcFlag := get (dict "G1" "-XX:+UseG1GC" "ZGC" "-XX:+UseZGC" "Parallel" "-XX:+UseParallelGC" "Serial" "-XX:+UseSerialGC" "Shenandoah" "-XX:+UseShenandoahGC") $gc }}
+{{- if not $gcFlag }}{{ fail (printf "services.%s.jvm.gc %q: use G1, ZGC, Parallel, Serial or Shenandoah" .name $gc) }}{{ end }}
+{{- $opts := list $gcFlag (printf "-Xms%s" $heap) (printf "-Xmx%s" $heap) }}
 {{- /* The JVM sizes its GC and compiler threads, ForkJoin pools and GC choice from the CPUs it sees. With a CPU
        limit of 1 (or a fraction) it sees one CPU, treats the box as a client machine and silently picks Serial GC
        whatever the flags of the image say (the seed 000 field report hit this). So the count is stated from the

@@ -1,0 +1,58 @@
+package dev.perflab.gateway.web;
+
+import java.net.ConnectException;
+import java.util.concurrent.TimeoutException;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+
+import org.springframework.boot.webflux.error.ErrorWebExceptionHandler;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebExchange;
+
+/** Errors the gateway itself raises leave as problem+json: no HTML page, no stack trace. */
+@Component
+@Order(-2)
+class ProblemErrorHandler implements ErrorWebExceptionHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemErrorHandler.class);
+
+	@Override
+	public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
+		String path = exchange.getRequest().getPath().value();
+		if (ex instanceof ResponseStatusException status) {
+			HttpStatus code = HttpStatus.resolve(status.getStatusCode().value());
+			code = code == null ? HttpStatus.INTERNAL_SERVER_ERROR : code;
+			String slug = code == HttpStatus.NOT_FOUND ? "not-found"
+					: code == HttpStatus.SERVICE_UNAVAILABLE ? "upstream-unavailable"
+							: code == HttpStatus.GATEWAY_TIMEOUT ? "upstream-timeout" : "http-" + code.value();
+			String detail = code == HttpStatus.NOT_FOUND ? "No route for " + path
+					: status.getReason() == null ? code.getReasonPhrase() : status.getReason();
+			return Problems.write(exchange.getResponse(), code, slug, detail, path);
+		}
+		if (causedBy(ex, TimeoutException.class) || causedBy(ex, io.netty.handler.timeout.ReadTimeoutException.class)) {
+			return Problems.write(exchange.getResponse(), HttpStatus.GATEWAY_TIMEOUT, "upstream-timeout",
+					"The service did not answer in time", path);
+		}
+		if (causedBy(ex, ConnectException.class) || causedBy(ex, io.netty.channel.ConnectTimeoutException.class)) {
+			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
+					"The service is not reachable; retry later", path);
+		}
+		log.error("unexpected gateway failure on {}", path, ex);
+		return Problems.write(exchange.getResponse(), HttpStatus.INTERNAL_SERVER_ERROR, "internal",
+				"The gateway failed to answer; retry later", path);
+	}
+
+	private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
+		for (Throwable t = ex; t != null; t = t.getCause()) {
+			if (type.isInstance(t)) {
+				return true;
+			}
+		}
+		return false;
+	}
+}

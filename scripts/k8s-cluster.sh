@@ -1,0 +1,197 @@
+#!/usr/bin/env bash
+# A real Kubernetes control plane on loopback, with kwok as a fake node, for the chart tests: etcd, kube-apiserver
+# (RBAC, cert auth, self-made CA), kube-controller-manager, kube-scheduler and kwok, which marks the pods bound to
+# its fake Node as running and Ready. No container ever runs, no packet leaves 127.0.0.1.
+#
+#   source scripts/k8s-cluster.sh
+#   k8s_cluster_up DIR      start everything, state and logs in DIR; writes DIR/kubeconfig
+#   k8s_cluster_down        stop exactly the processes k8s_cluster_up started (also safe to call twice)
+#
+#   scripts/k8s-cluster.sh up|down DIR   the same from a shell (up leaves it running; down reads DIR/pids)
+#
+# Ports are settings (export to override) so a busy box can move them.
+PERFLAB_K8S_ETCD_PORT="${PERFLAB_K8S_ETCD_PORT:-12379}"
+PERFLAB_K8S_ETCD_PEER_PORT="${PERFLAB_K8S_ETCD_PEER_PORT:-12380}"
+PERFLAB_K8S_APISERVER_PORT="${PERFLAB_K8S_APISERVER_PORT:-16443}"
+PERFLAB_K8S_KCM_PORT="${PERFLAB_K8S_KCM_PORT:-12257}"
+PERFLAB_K8S_SCHEDULER_PORT="${PERFLAB_K8S_SCHEDULER_PORT:-12259}"
+PERFLAB_K8S_KWOK_PORT="${PERFLAB_K8S_KWOK_PORT:-12247}"
+
+# shellcheck source=scripts/k8s-tools.sh
+source "$(dirname "${BASH_SOURCE[0]}")/k8s-tools.sh"
+
+K8S_CLUSTER_DIR=""
+_k8s_pids=()
+
+_k8s_port_free() {
+  ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+_k8s_start() {  # NAME CMD...: background process, logs in DIR/NAME.log, pid remembered
+  local name="$1"; shift
+  "$@" >"$K8S_CLUSTER_DIR/$name.log" 2>&1 &
+  local pid=$!
+  _k8s_pids+=("$pid")
+  echo "$pid $name" >>"$K8S_CLUSTER_DIR/pids"
+}
+
+_k8s_wait() {  # WHAT SECONDS CMD...: poll until CMD succeeds
+  local what="$1" secs="$2"; shift 2
+  local end=$((SECONDS + secs))
+  until "$@" >/dev/null 2>&1; do
+    if [ $SECONDS -ge $end ]; then
+      _k8s_log "timed out waiting for $what; last log lines:"
+      tail -n 20 "$K8S_CLUSTER_DIR"/*.log >&2 || true
+      return 1
+    fi
+    sleep 0.5
+  done
+}
+
+_k8s_certs() {
+  local d="$K8S_CLUSTER_DIR/pki"
+  mkdir -p "$d"
+  (
+    set -e
+    cd "$d"
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 2 -subj "/CN=perflab-test-ca" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes.default.svc\nextendedKeyUsage=serverAuth\n' >server.ext
+    openssl req -newkey rsa:2048 -nodes -keyout apiserver.key -out apiserver.csr -subj "/CN=kube-apiserver" 2>/dev/null
+    openssl x509 -req -in apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile server.ext -out apiserver.crt 2>/dev/null
+    printf 'extendedKeyUsage=clientAuth\n' >client.ext
+    # system:masters: the admin identity of this throwaway cluster (the controllers and kwok use it too).
+    openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=perflab-admin" 2>/dev/null
+    openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile client.ext -out admin.crt 2>/dev/null
+    openssl genrsa -out sa.key 2048 2>/dev/null
+    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+  )
+  cat >"$K8S_CLUSTER_DIR/kubeconfig" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+  - name: perflab-test
+    cluster:
+      server: https://127.0.0.1:$PERFLAB_K8S_APISERVER_PORT
+      certificate-authority: $d/ca.crt
+users:
+  - name: admin
+    user:
+      client-certificate: $d/admin.crt
+      client-key: $d/admin.key
+contexts:
+  - name: perflab-test
+    context: { cluster: perflab-test, user: admin }
+current-context: perflab-test
+EOF
+}
+
+k8s_cluster_up() {
+  K8S_CLUSTER_DIR="$1"
+  mkdir -p "$K8S_CLUSTER_DIR"
+  : >"$K8S_CLUSTER_DIR/pids"
+  local p
+  for p in "$PERFLAB_K8S_ETCD_PORT" "$PERFLAB_K8S_ETCD_PEER_PORT" "$PERFLAB_K8S_APISERVER_PORT" \
+    "$PERFLAB_K8S_KCM_PORT" "$PERFLAB_K8S_SCHEDULER_PORT" "$PERFLAB_K8S_KWOK_PORT"; do
+    _k8s_port_free "$p" || { _k8s_log "port $p on 127.0.0.1 is taken: export PERFLAB_K8S_*_PORT to move it"; return 1; }
+  done
+  _k8s_certs || return 1
+  local pki="$K8S_CLUSTER_DIR/pki" kc="$K8S_CLUSTER_DIR/kubeconfig"
+  export KUBECONFIG="$kc"
+
+  _k8s_start etcd etcd --name perflab-test --data-dir "$K8S_CLUSTER_DIR/etcd" \
+    --listen-client-urls "http://127.0.0.1:$PERFLAB_K8S_ETCD_PORT" \
+    --advertise-client-urls "http://127.0.0.1:$PERFLAB_K8S_ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$PERFLAB_K8S_ETCD_PEER_PORT" \
+    --initial-advertise-peer-urls "http://127.0.0.1:$PERFLAB_K8S_ETCD_PEER_PORT" \
+    --initial-cluster "perflab-test=http://127.0.0.1:$PERFLAB_K8S_ETCD_PEER_PORT" \
+    --listen-metrics-urls "" --log-level warn
+  _k8s_wait etcd 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_ETCD_PORT/health" || return 1
+
+  _k8s_start kube-apiserver "$KUBE_APISERVER" \
+    --etcd-servers "http://127.0.0.1:$PERFLAB_K8S_ETCD_PORT" \
+    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$PERFLAB_K8S_APISERVER_PORT" \
+    --tls-cert-file "$pki/apiserver.crt" --tls-private-key-file "$pki/apiserver.key" \
+    --client-ca-file "$pki/ca.crt" \
+    --service-account-key-file "$pki/sa.pub" --service-account-signing-key-file "$pki/sa.key" \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --authorization-mode RBAC --anonymous-auth=false \
+    --service-cluster-ip-range 10.96.0.0/16 \
+    --profiling=false --endpoint-reconciler-type none
+  _k8s_wait kube-apiserver 90 "$KUBECTL" --kubeconfig "$kc" get --raw /readyz || return 1
+
+  _k8s_start kube-controller-manager "$KUBE_CONTROLLER_MANAGER" \
+    --kubeconfig "$kc" --authentication-kubeconfig "$kc" --authorization-kubeconfig "$kc" \
+    --bind-address 127.0.0.1 --secure-port "$PERFLAB_K8S_KCM_PORT" --leader-elect=false \
+    --service-account-private-key-file "$pki/sa.key" --root-ca-file "$pki/ca.crt" \
+    --use-service-account-credentials=false --controllers '*,-nodeipam,-nodelifecycle,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller'
+  _k8s_start kube-scheduler "$KUBE_SCHEDULER" \
+    --kubeconfig "$kc" --authentication-kubeconfig "$kc" --authorization-kubeconfig "$kc" \
+    --bind-address 127.0.0.1 --secure-port "$PERFLAB_K8S_SCHEDULER_PORT" --leader-elect=false
+
+  # kwok's own stage definitions (node: initialize + heartbeat; pod: create, init containers, ready, complete,
+  # delete) ship in its Go module, which building kwok already downloaded.
+  local kwok_dir stages=() f
+  kwok_dir="$(cd /tmp && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')"
+  for f in "$kwok_dir"/kustomize/stage/node/fast/node-initialize.yaml "$kwok_dir"/kustomize/stage/node/heartbeat/node-heartbeat.yaml \
+    "$kwok_dir"/kustomize/stage/pod/general/pod-*.yaml; do
+    [ -f "$f" ] && stages+=(--config "$f")
+  done
+  [ ${#stages[@]} -ge 3 ] || { _k8s_log "kwok stages not found under $kwok_dir"; return 1; }
+  # Only these files: an explicit --config also keeps a stray ~/.kwok/kwok.yaml out.
+  _k8s_start kwok "$KWOK" --kubeconfig "$kc" "${stages[@]}" \
+    --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
+    --server-address "127.0.0.1:$PERFLAB_K8S_KWOK_PORT" --cidr 10.244.0.0/24 --node-ip 10.0.0.1
+
+  # The fake node (kwok's annotation), a default StorageClass and PersistentVolumes for the stores' PVCs: there is no
+  # provisioner, so the controller-manager's binder binds these hostPath volumes (never written: nothing runs).
+  "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null <<'EOF' || return 1
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-0
+  annotations: { kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0" }
+  labels: { kubernetes.io/hostname: kwok-node-0, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok }
+spec: {}
+status:
+  allocatable: { cpu: "32", memory: 256Gi, pods: "110" }
+  capacity: { cpu: "32", memory: 256Gi, pods: "110" }
+---
+apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: standard
+  annotations: { storageclass.kubernetes.io/is-default-class: "true" }
+provisioner: kubernetes.io/no-provisioner
+volumeBindingMode: Immediate
+EOF
+  local i
+  for i in 0 1 2 3 4 5; do
+    printf 'apiVersion: v1\nkind: PersistentVolume\nmetadata: { name: pv-%s }\nspec:\n  capacity: { storage: 20Gi }\n  accessModes: [ReadWriteOnce]\n  storageClassName: standard\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: { path: /nonexistent/perflab-%s }\n---\n' "$i" "$i"
+  done | "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null || return 1
+  _k8s_wait "kwok node Ready" 60 bash -c "'$KUBECTL' --kubeconfig '$kc' get node kwok-node-0 -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
+  _k8s_wait "default ServiceAccount" 60 "$KUBECTL" --kubeconfig "$kc" -n default get serviceaccount default || return 1
+}
+
+k8s_cluster_down() {
+  local dir="${1:-$K8S_CLUSTER_DIR}" pid name
+  [ -n "$dir" ] && [ -f "$dir/pids" ] || return 0
+  # reverse order: kwok and the controllers first, etcd last
+  tac "$dir/pids" | while read -r pid name; do
+    kill "$pid" 2>/dev/null || true
+  done
+  local end=$((SECONDS + 15))
+  while read -r pid name; do
+    while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done
+    kill -9 "$pid" 2>/dev/null || true
+  done <"$dir/pids"
+  : >"$dir/pids"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  case "${1:-}" in
+    up) k8s_cluster_up "${2:?DIR}"; echo "export KUBECONFIG=$2/kubeconfig   # scripts/k8s-cluster.sh down $2 to stop" ;;
+    down) k8s_cluster_down "${2:?DIR}" ;;
+    *) echo "usage: $0 up|down DIR" >&2; exit 2 ;;
+  esac
+fi
