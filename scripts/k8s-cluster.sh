@@ -123,7 +123,7 @@ k8s_cluster_up() {
     --kubeconfig "$kc" --authentication-kubeconfig "$kc" --authorization-kubeconfig "$kc" \
     --bind-address 127.0.0.1 --secure-port "$PERFLAB_K8S_KCM_PORT" --leader-elect=false \
     --service-account-private-key-file "$pki/sa.key" --root-ca-file "$pki/ca.crt" \
-    --use-service-account-credentials=false --controllers '*,-nodeipam,-nodelifecycle,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller'
+    --use-service-account-credentials=false --controllers '*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller'
   _k8s_start kube-scheduler "$KUBE_SCHEDULER" \
     --kubeconfig "$kc" --authentication-kubeconfig "$kc" --authorization-kubeconfig "$kc" \
     --bind-address 127.0.0.1 --secure-port "$PERFLAB_K8S_SCHEDULER_PORT" --leader-elect=false
@@ -169,6 +169,8 @@ EOF
     printf 'apiVersion: v1\nkind: PersistentVolume\nmetadata: { name: pv-%s }\nspec:\n  capacity: { storage: 20Gi }\n  accessModes: [ReadWriteOnce]\n  storageClassName: standard\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: { path: /nonexistent/perflab-%s }\n---\n' "$i" "$i"
   done | "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null || return 1
   _k8s_wait "kwok node Ready" 60 bash -c "'$KUBECTL' --kubeconfig '$kc' get node kwok-node-0 -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
+  # The API server taints a new Node not-ready; the node-lifecycle controller lifts it once kwok reports Ready.
+  _k8s_wait "kwok node schedulable" 60 bash -c "[ -z \"\$('$KUBECTL' --kubeconfig '$kc' get node kwok-node-0 -o jsonpath='{.spec.taints}')\" ]" || return 1
   _k8s_wait "default ServiceAccount" 60 "$KUBECTL" --kubeconfig "$kc" -n default get serviceaccount default || return 1
 }
 

@@ -14,6 +14,7 @@ log "unit and service tests (real MariaDB, Redis and MongoDB-wire on loopback)"
 ./mvnw -B -ntp install
 if [ -d e2e ]; then
   scripts/stack.sh up
+  MAILS=${MAILS:-20000} LINKS=${LINKS:-20} scripts/seed.sh
   log "end-to-end tests through the gateway with real JWTs"
   ./mvnw -B -ntp -Pe2e -pl e2e test
   log "k6 smoke through the gateway (thresholds are the SLOs)"

@@ -47,6 +47,19 @@ final class Gateway {
 		}
 	}
 
+	static HttpResponse<byte[]> bytes(HttpRequest.Builder request) {
+		try {
+			return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+		}
+		catch (IOException e) {
+			throw new IllegalStateException(e);
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(e);
+		}
+	}
+
 	static HttpResponse<String> createLink(String token, String json) {
 		return send(authed("/v1/short-links", token).header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(json)));

@@ -1,0 +1,81 @@
+package dev.perflab.gateway;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+
+/**
+ * A real HTTP server standing in for the services behind the gateway: it counts what reaches it and echoes the
+ * identity and request-id headers it received. {@code /s/{code}} answers like the shortener, with the
+ * Cache-Control the test chose.
+ */
+final class Upstream {
+
+	final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
+
+	final Map<String, String> cacheControl = new ConcurrentHashMap<>();
+
+	volatile CountDownLatch slowGate = new CountDownLatch(0);
+
+	private final DisposableServer server;
+
+	Upstream() {
+		server = HttpServer.create().host("127.0.0.1").port(0).route(routes -> routes
+			.get("/s/{code}", (request, response) -> {
+				String code = request.param("code");
+				hits.computeIfAbsent(code, c -> new AtomicInteger()).incrementAndGet();
+				Mono<Void> wait = code.startsWith("slow")
+						? Mono.fromRunnable(() -> await(slowGate)).subscribeOn(Schedulers.boundedElastic()).then()
+						: Mono.empty();
+				return wait.then(response.status(302)
+					.header("Location", "https://example.com/" + code)
+					.header("Cache-Control", cacheControl.getOrDefault(code, "max-age=30, public"))
+					.send());
+			})
+			.route(r -> true, (request, response) -> {
+				hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger()).incrementAndGet();
+				String body = "{\"user\":" + quote(request.requestHeaders().get("X-Perflab-User")) + ",\"office\":"
+						+ quote(request.requestHeaders().get("X-Perflab-Office")) + ",\"requestId\":"
+						+ quote(request.requestHeaders().get("X-Request-Id")) + ",\"spoof\":"
+						+ quote(request.requestHeaders().get("X-Perflab-Admin")) + "}";
+				return response.status(request.method().name().equals("POST") ? 201 : 200)
+					.header("Content-Type", "application/json")
+					.sendString(Mono.just(body))
+					.then();
+			}))
+			.bindNow();
+	}
+
+	int port() {
+		return server.port();
+	}
+
+	int hits(String key) {
+		AtomicInteger n = hits.get(key);
+		return n == null ? 0 : n.get();
+	}
+
+	void stop() {
+		server.disposeNow();
+	}
+
+	private static String quote(String value) {
+		return value == null ? "null" : "\"" + value + "\"";
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
+	}
+}
