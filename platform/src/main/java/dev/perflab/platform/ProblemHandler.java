@@ -70,6 +70,14 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler(Exception.class)
 	ResponseEntity<Object> unexpected(Exception ex) {
+		if (findCause(ex, java.sql.SQLTransientConnectionException.class) != null) {
+			// the connection pool stayed empty for its whole timeout: overload, not a bug; tell the caller to back off
+			log.warn("no database connection within the pool timeout: {}", ex.getMessage());
+			return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+				.header(HttpHeaders.RETRY_AFTER, "1")
+				.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "overloaded",
+						"The service is saturated (no database connection available); retry shortly"));
+		}
 		log.error("unexpected failure", ex);
 		return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "The service failed to answer; retry later");
 	}
