@@ -36,7 +36,7 @@ run() { # label url [header...]
   local label=$1 url=$2; shift 2
   local args=() h
   for h in "$@"; do args+=(-H "$h"); done
-  wrk -t1 -c"$conns" -d2s "${args[@]}" "$url" >/dev/null   # warm-up (JIT, pools, caches)
+  wrk -t1 -c"$conns" -d"${WARMUP:-8}s" "${args[@]}" "$url" >/dev/null   # warm-up: JIT, pools, caches
   local text rps p50 p99 non2xx
   text=$(wrk -t1 -c"$conns" -d"${secs}s" --latency "${args[@]}" "$url")
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$text")

@@ -24,6 +24,10 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 	@Override
 	public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
 		String path = exchange.getRequest().getPath().value();
+		if (ex instanceof reactor.netty.channel.AbortedException) {
+			// the client went away mid-answer: nothing to tell it, nothing wrong here
+			return Mono.empty();
+		}
 		if (ex instanceof ResponseStatusException status) {
 			HttpStatus code = HttpStatus.resolve(status.getStatusCode().value());
 			code = code == null ? HttpStatus.INTERNAL_SERVER_ERROR : code;
