@@ -30,8 +30,10 @@ start_mail() { # port name extra-args...
   done
 }
 stop_all() { kill "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; pids=(); }
-allocated() { curl -fs "http://127.0.0.1:$1/actuator/prometheus" | awk '/^jvm_gc_memory_allocated_bytes_total/ {print $2}'; }
-alive() { kill -0 "$1" 2>/dev/null && echo alive || echo "DIED (see log)"; }
+# mean heap allocated by the EML parse of one read, from the service's own counter (perflab.mail.read.allocated)
+read_allocation() { curl -fs "http://127.0.0.1:$1/actuator/prometheus" | awk '
+  /^perflab_mail_read_allocated_bytes_sum/ {s=$2} /^perflab_mail_read_allocated_bytes_count/ {c=$2}
+  END { if (c > 0) printf "%.0f KB over %d reads", s / c / 1024, c; else print "no reads counted" }'; }
 
 declare -A rps
 wrk_run() { # label conns url [extra wrk args]
@@ -65,14 +67,13 @@ if [[ $what == read || $what == all ]]; then
     start_mail $port $mode --perflab.mail.eml-read=$mode
     pid=${pids[-1]}
     curl -fs "${H[@]}" "http://127.0.0.1:$port/v2/mails/$large" >/dev/null
-    before=$(allocated $port)
     wrk_run "eml-read=$mode" 80 "http://127.0.0.1:$port/v2/mails/$large"
-    after=$(allocated $port 2>/dev/null || echo "")
-    reqs=$(awk -v r="${rps[eml-read=$mode]}" -v s="$secs" 'BEGIN { printf "%d", r * s }')
-    if [ -n "$after" ] && [ "$reqs" -gt 0 ]; then
-      awk -v a="$before" -v b="$after" -v n="$reqs" 'BEGIN { printf "  heap allocated per read (whole request): %.2f MB\n", (b - a) / n / 1048576 }'
+    if kill -0 "$pid" 2>/dev/null; then
+      echo "  heap allocated per read (EML parse, mean): $(read_allocation $port)"
+      echo "  process after the run: alive"
+    else
+      echo "  process after the run: DIED — $(grep -o 'OutOfMemoryError[^"]*' "$out/mail-$mode.log" | head -n 1 || echo 'see its log')"
     fi
-    echo "  process after the run: $(alive "$pid")"
   done
   echo "streaming / in-memory: $(ratio "${rps[eml-read=streaming]}" "${rps[eml-read=in-memory]}")"
   stop_all

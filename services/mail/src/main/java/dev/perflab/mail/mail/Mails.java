@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.List;
 
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
@@ -23,6 +26,9 @@ import dev.perflab.platform.ProblemException;
 @Service
 public class Mails {
 
+	private static final com.sun.management.ThreadMXBean ALLOCATION = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory
+		.getThreadMXBean();
+
 	/** A mail its owner may see: not deleted, not in a locked personal mailbox. */
 	static final String VISIBLE = """
 			m.office_no = :office AND m.user_no = :user AND m.del_flag = 'N'
@@ -39,12 +45,20 @@ public class Mails {
 
 	private final MailProperties properties;
 
-	Mails(JdbcClient jdbc, MailCounter counter, Mailboxes mailboxes, EmlReader reader, MailProperties properties) {
+	private final DistributionSummary readAllocation;
+
+	Mails(JdbcClient jdbc, MailCounter counter, Mailboxes mailboxes, EmlReader reader, MailProperties properties,
+			MeterRegistry meters) {
 		this.jdbc = jdbc;
 		this.counter = counter;
 		this.mailboxes = mailboxes;
 		this.reader = reader;
 		this.properties = properties;
+		// seed 000's failure was heap per read: count it, per read, on the reading thread
+		this.readAllocation = DistributionSummary.builder("perflab.mail.read.allocated")
+			.baseUnit("bytes")
+			.description("Heap allocated by the EML parse of one mail read")
+			.register(meters);
 	}
 
 	MailPage list(Account account, ListQuery query) {
@@ -100,11 +114,16 @@ public class Mails {
 		StoredMail mail = find(account, no);
 		List<AttachmentView> attachments = attachments(no);
 		MailView view;
+		long before = ALLOCATION.getCurrentThreadAllocatedBytes();
 		try {
 			view = reader.read(mail.eml());
 		}
 		catch (IOException e) {
 			throw new UncheckedIOException(e);
+		}
+		long allocated = ALLOCATION.getCurrentThreadAllocatedBytes() - before;
+		if (before >= 0 && allocated >= 0) {
+			readAllocation.record(allocated);
 		}
 		return new MailDetail(mail.no(), mail.mailbox(), mail.receivedDate(), mail.eml().size(), view.subject(),
 				view.from(), view.to(), view.cc(), view.date(), view.messageId(), view.text(), view.html(),
