@@ -6,14 +6,21 @@
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
+# without MAILS, an existing mail seed of any size is kept (make up must not undo `make seed MAILS=1000000`)
+keep_existing=false
+[ -n "${MAILS:-}" ] || keep_existing=true
 MAILS=${MAILS:-20000}
 LINKS=${LINKS:-${SCALE:-50}}
 
-log "seeding mail: $MAILS mails into perflab_mail, EML files in $PERFLAB_MAIL_STORAGE"
+log "mail data: $([ "$keep_existing" = true ] && echo "an existing seed is kept, else " )$MAILS mails into perflab_mail, EML files in $PERFLAB_MAIL_STORAGE"
 [ -f services/mail/target/mail.jar ] || ./mvnw -q -B -pl services/mail -am package -DskipTests
-SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/mail/target/mail.jar --spring.main.web-application-type=none \
-  --perflab.mail.seed.mails="$MAILS" --perflab.mail.storage="$PERFLAB_MAIL_STORAGE" --logging.structured.format.console= \
-  2>&1 | grep -E 'seed|ERROR' | sed -E 's/^.*(Seeder|SeedRunner) *: //' >&2
+mkdir -p "$PERFLAB_RUN/logs"
+if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/mail/target/mail.jar --spring.main.web-application-type=none \
+  --perflab.mail.seed.mails="$MAILS" --perflab.mail.seed.keep-existing="$keep_existing" \
+  --perflab.mail.storage="$PERFLAB_MAIL_STORAGE" --logging.structured.format.console= >"$PERFLAB_RUN/logs/seed-mail.log" 2>&1; then
+  log "mail seed failed; last lines of $PERFLAB_RUN/logs/seed-mail.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-mail.log" >&2; exit 1
+fi
+grep -E 'Seeder' "$PERFLAB_RUN/logs/seed-mail.log" | sed -E 's/^.*Seeder *: //' >&2 || log "mail seed present, kept (MAILS=n reseeds)"
 
 out="$PERFLAB_RUN/seed/shortener.tsv"
 mkdir -p "$(dirname "$out")"

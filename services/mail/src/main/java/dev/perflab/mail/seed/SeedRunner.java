@@ -15,13 +15,21 @@ class SeedRunner implements ApplicationRunner {
 
 	private final int mails;
 
-	SeedRunner(Seeder seeder, @Value("${perflab.mail.seed.mails}") int mails) {
+	private final boolean keepExisting;
+
+	/** keep-existing: leave any earlier seed alone (make up), instead of reseeding to exactly {@code mails}. */
+	SeedRunner(Seeder seeder, @Value("${perflab.mail.seed.mails}") int mails,
+			@Value("${perflab.mail.seed.keep-existing:false}") boolean keepExisting) {
 		this.seeder = seeder;
 		this.mails = mails;
+		this.keepExisting = keepExisting;
 	}
 
 	@Override
 	public void run(ApplicationArguments args) throws Exception {
+		if (keepExisting && seeder.seeded() > 0) {
+			return;
+		}
 		seeder.seed(mails);
 	}
 }

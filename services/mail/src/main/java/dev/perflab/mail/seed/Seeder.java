@@ -51,12 +51,18 @@ public class Seeder {
 		this.attachments = attachments;
 	}
 
+	/** How many seeded mails the store holds. */
+	public long seeded() {
+		Long present = jdbc.queryForObject("SELECT COUNT(*) FROM mail_content WHERE eml_path LIKE 'seed/%'", Long.class);
+		return present == null ? 0 : present;
+	}
+
 	/** Seeds {@code mails} mails unless exactly that seed is already there. Returns false when it was. */
 	public boolean seed(int mails) throws IOException {
 		SeedEmls.writeAll(store.root());
-		Long present = jdbc.queryForObject("SELECT COUNT(*) FROM mail_content WHERE eml_path LIKE 'seed/%'", Long.class);
+		long present = seeded();
 		Long users = jdbc.queryForObject("SELECT COUNT(*) FROM user_info", Long.class);
-		if (present != null && present == mails && users != null && users == OFFICES * USERS_PER_OFFICE) {
+		if (present == mails && users != null && users == OFFICES * USERS_PER_OFFICE) {
 			log.info("mail seed present: {} mails", mails);
 			return false;
 		}
