@@ -33,6 +33,9 @@ class SendAndReceiptTest extends MailServiceTest {
 		assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM receipt_confirm WHERE mail_no = ?", Long.class, no)).isEqualTo(2);
 		assertThat(jdbc.queryForObject("SELECT payload FROM outbox WHERE mail_no = ?", String.class, no))
 			.contains("jerry@example.com").contains(certKey);
+		assertThat(jdbc.queryForObject("SELECT total FROM mailbox_count WHERE office_no = 1 AND user_no = 1 AND mbox_no = 2", Long.class))
+			.as("the Sent count moved with the mail, in the same transaction")
+			.isEqualTo(jdbc.queryForObject("SELECT COUNT(*) FROM mail_content WHERE user_no = 1 AND mbox_no = 2 AND del_flag = 'N'", Long.class));
 
 		String confirm = "/v2/office/1/receipt-confirm/" + certKey + "/email/jerry@example.com";
 		HttpResponse<String> first = api.get(null, confirm);

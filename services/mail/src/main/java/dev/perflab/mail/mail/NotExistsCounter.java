@@ -5,7 +5,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import dev.perflab.mail.Accounts.Account;
 import dev.perflab.mail.mailbox.Mailboxes;
 
-/** The fixed count: mails of the account, filtered by a correlated NOT EXISTS on locked mailboxes. */
+/**
+ * The fixed count: the account's per-mailbox totals (kept by {@code MailboxCounts} in each write's transaction),
+ * minus locked mailboxes by NOT EXISTS. It reads a handful of rows, not the account's mails: the seed's query
+ * counted every mail on every list request.
+ */
 class NotExistsCounter implements MailCounter {
 
 	private final JdbcClient jdbc;
@@ -17,11 +21,11 @@ class NotExistsCounter implements MailCounter {
 	@Override
 	public long count(Account account, Long mailbox) {
 		return jdbc.sql("""
-				SELECT COUNT(*) FROM mail_content m
-				WHERE m.office_no = :office AND m.user_no = :user AND m.del_flag = 'N'
-				""" + (mailbox == null ? "" : " AND m.mbox_no = :mailbox ") + """
+				SELECT COALESCE(SUM(c.total), 0) FROM mailbox_count c
+				WHERE c.office_no = :office AND c.user_no = :user
+				""" + (mailbox == null ? "" : " AND c.mbox_no = :mailbox ") + """
 				  AND NOT EXISTS (SELECT 1 FROM personal_mailbox p
-				                  WHERE p.no = m.mbox_no AND p.office_no = m.office_no
+				                  WHERE p.no = c.mbox_no AND p.office_no = c.office_no
 				                    AND p.lockinfo_type IN """ + Mailboxes.LOCKED_TYPES + ")")
 			.param("office", account.office())
 			.param("user", account.user())

@@ -34,9 +34,7 @@ public class Mailboxes {
 
 	List<MailboxView> list(Account account) {
 		Map<Long, long[]> counts = new HashMap<>();
-		jdbc.sql("""
-				SELECT mbox_no, COUNT(*) AS total, SUM(CASE WHEN is_read THEN 0 ELSE 1 END) AS unread
-				FROM mail_content WHERE office_no = ? AND user_no = ? AND del_flag = 'N' GROUP BY mbox_no""")
+		jdbc.sql("SELECT mbox_no, total, unread FROM mailbox_count WHERE office_no = ? AND user_no = ?")
 			.params(account.office(), account.user())
 			.query(rs -> {
 				counts.put(rs.getLong("mbox_no"), new long[] { rs.getLong("total"), rs.getLong("unread") });

@@ -19,6 +19,7 @@ import dev.perflab.mail.eml.Attachments;
 import dev.perflab.mail.eml.Attachments.AttachmentInfo;
 import dev.perflab.mail.eml.EmlStore;
 import dev.perflab.mail.eml.StoredEml;
+import dev.perflab.mail.mailbox.MailboxCounts;
 import dev.perflab.mail.mailbox.Mailboxes;
 
 /**
@@ -45,10 +46,13 @@ public class Seeder {
 
 	private final Attachments attachments;
 
-	Seeder(JdbcTemplate jdbc, EmlStore store, Attachments attachments) {
+	private final MailboxCounts counts;
+
+	Seeder(JdbcTemplate jdbc, EmlStore store, Attachments attachments, MailboxCounts counts) {
 		this.jdbc = jdbc;
 		this.store = store;
 		this.attachments = attachments;
+		this.counts = counts;
 	}
 
 	/** How many seeded mails the store holds. */
@@ -68,12 +72,13 @@ public class Seeder {
 		}
 		log.info("seeding the mail store from scratch: {} offices, {} users, {} mails (existing mail data is reset)",
 				OFFICES, OFFICES * USERS_PER_OFFICE, mails);
-		for (String table : List.of("attachment", "receipt_confirm", "outbox", "mail_content", "personal_mailbox",
-				"user_info", "office")) {
+		for (String table : List.of("attachment", "receipt_confirm", "outbox", "mailbox_count", "mail_content",
+				"personal_mailbox", "user_info", "office")) {
 			jdbc.execute("TRUNCATE TABLE " + table);
 		}
 		List<long[]> mailboxesByUser = accounts();
 		insertMails(mails, mailboxesByUser);
+		counts.rebuild();
 		jdbc.execute("ALTER TABLE mail_content AUTO_INCREMENT = " + (mails + 1));
 		log.info("mail seed done: {} mails", mails);
 		return true;

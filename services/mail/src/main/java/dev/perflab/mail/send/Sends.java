@@ -27,6 +27,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.perflab.mail.Accounts.Account;
 import dev.perflab.mail.eml.EmlStore;
+import dev.perflab.mail.mailbox.MailboxCounts;
 import dev.perflab.mail.mailbox.Mailboxes;
 import dev.perflab.platform.ProblemException;
 
@@ -53,11 +54,14 @@ class Sends {
 
 	private final JsonMapper json;
 
-	Sends(JdbcClient jdbc, TransactionTemplate tx, EmlStore store, JsonMapper json) {
+	private final MailboxCounts counts;
+
+	Sends(JdbcClient jdbc, TransactionTemplate tx, EmlStore store, JsonMapper json, MailboxCounts counts) {
 		this.jdbc = jdbc;
 		this.tx = tx;
 		this.store = store;
 		this.json = json;
+		this.counts = counts;
 	}
 
 	long send(Account account, SendRequest request) {
@@ -117,6 +121,9 @@ class Sends {
 					request.isReceiptConfirm(), request.isSave() ? "N" : "Y")
 			.update(key, "no");
 		long mailNo = key.getKey().longValue();
+		if (request.isSave()) {
+			counts.added(account.office(), account.user(), Mailboxes.SENT, true);
+		}
 		if (request.isReceiptConfirm()) {
 			for (String recipient : recipients) {
 				jdbc.sql("INSERT INTO receipt_confirm (office_no, cert_key, email, mail_no) VALUES (?, ?, ?, ?)")
