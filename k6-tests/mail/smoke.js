@@ -50,7 +50,7 @@ export default function (mails) {
   readDuration.add(read.timings.duration);
   check(read, { 'mail is read': (r) => r.status === 200 });
 
-  const certKey = `k6${__VU}x${__ITER}`;
+  const certKey = `k6${Date.now().toString(36)}${__VU}x${__ITER}`;
   const sent = http.post(`${BASE_URL}/v2/mails/send`, JSON.stringify({
     cert_key: certKey, sender_no: 1, to: ['jerry@example.com'], cc: [], bcc: [], subject: 'k6 smoke',
     content: 'contentcontent121212', important: false, is_save: true, is_separate_send: false,

@@ -79,6 +79,9 @@ class SendAndReceiptTest extends MailServiceTest {
 		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", huge), 413);
 		assertRefused(() -> api.post("alice", "/v2/mails/send", "text/plain", "hello"), 415);
 		assertRefused(() -> api.post(null, "/v2/mails/send", "application/json", VALID.formatted("k3")), 401);
+		String reused = "k" + System.nanoTime();
+		assertThat(api.post("alice", "/v2/mails/send", "application/json", VALID.formatted(reused)).statusCode()).isEqualTo(202);
+		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", VALID.formatted(reused)), 409);
 	}
 
 	private void assertRefused(java.util.function.Supplier<HttpResponse<String>> call, int status) {

@@ -19,6 +19,7 @@ import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -101,6 +102,11 @@ class Sends {
 		}
 		try {
 			return tx.execute(status -> persist(account, request, path, size, to, cc, bcc, recipients));
+		}
+		catch (DuplicateKeyException e) {
+			store.delete(path);
+			throw new ProblemException(HttpStatus.CONFLICT, "cert-key-in-use",
+					"cert_key already tags a read receipt for one of these recipients; use a new key per mail");
 		}
 		catch (RuntimeException e) {
 			store.delete(path);
