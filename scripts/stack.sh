@@ -75,7 +75,9 @@ build_jars() {
 start_mongo() {
   build_jars tools/mongo-wire
   mkdir -p "$PERFLAB_RUN/mongo"
-  start mongo-wire java -Xmx512m -jar "$(jar_of tools/mongo-wire)" --host 127.0.0.1 --port "$PERFLAB_MONGO_PORT" \
+  mkdir -p "$PERFLAB_RUN/jars"
+  cp "$(jar_of tools/mongo-wire)" "$PERFLAB_RUN/jars/mongo-wire.jar"
+  start mongo-wire java -Xmx512m -jar "$PERFLAB_RUN/jars/mongo-wire.jar" --host 127.0.0.1 --port "$PERFLAB_MONGO_PORT" \
     --data "$PERFLAB_RUN/mongo/perflab.mv"
   wait_port mongo-wire "$PERFLAB_MONGO_PORT" 60
 }
@@ -93,8 +95,11 @@ APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$P
 start_app() { # name module port
   local name=$1 module=$2 port=$3
   running "$name" && return 0
+  # run a copy: a rebuild (mvnw package) must not pull the jar from under a running process
+  mkdir -p "$PERFLAB_RUN/jars"
+  cp "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar"
   SERVER_PORT="$port" SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-    start "$name" java -jar "$(jar_of "$module")"
+    start "$name" java -jar "$PERFLAB_RUN/jars/$name.jar"
 }
 
 wait_ready() { # name port seconds
