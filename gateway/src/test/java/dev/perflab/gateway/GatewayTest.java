@@ -1,57 +1,15 @@
 package dev.perflab.gateway;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The gateway over real HTTP, with real Redis (local stack) and a real upstream server started here. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = { "perflab.gateway.rate-limit.replenish-rate=5", "perflab.gateway.rate-limit.burst-capacity=5" })
-class GatewayTest {
-
-	static final Upstream UPSTREAM = new Upstream();
-
-	static final HttpClient CLIENT = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@DynamicPropertySource
-	static void wiring(DynamicPropertyRegistry registry) throws IOException {
-		String upstream = "http://127.0.0.1:" + UPSTREAM.port();
-		registry.add("perflab.gateway.services.shortener", () -> upstream);
-		registry.add("perflab.gateway.services.mail", () -> "http://127.0.0.1:1");
-		registry.add("perflab.gateway.jwt.issuer", () -> Tokens.ISSUER);
-		String pem = "file:" + Tokens.publicKeyPem();
-		registry.add("perflab.gateway.jwt.public-key", () -> pem);
-	}
-
-	@AfterAll
-	static void stop() {
-		UPSTREAM.stop();
-	}
+/** Edge authentication, request ids, rate limits, retries and the gateway's own errors, over real HTTP. */
+class GatewayTest extends GatewayTestSupport {
 
 	@Test
 	void forwardsTheVerifiedCallerAndStripsClientIdentityHeaders() {
@@ -68,83 +26,20 @@ class GatewayTest {
 	void refusesMissingForgedExpiredAndForeignTokens() {
 		long now = Instant.now().getEpochSecond();
 		String user = user();
+		String path = "/v1/short-links/" + user;
 		for (String token : new String[] { null, "garbage", "a.b.c",
 				Tokens.sign(Tokens.OTHER_KEYS.getPrivate(), "RS256", Tokens.ISSUER, user, "1", now + 600),
 				Tokens.sign(Tokens.KEYS.getPrivate(), "RS256", "https://other.issuer", user, "1", now + 600),
 				Tokens.sign(Tokens.KEYS.getPrivate(), "RS256", Tokens.ISSUER, user, "1", now - 3600),
 				Tokens.b64("{\"alg\":\"none\"}") + "." + Tokens.b64("{\"iss\":\"" + Tokens.ISSUER + "\",\"sub\":\"x\",\"office\":\"1\",\"exp\":" + (now + 600) + "}") + "." }) {
-			HttpRequest.Builder request = get("/v1/short-links/abc").header("X-Perflab-User", user);
+			HttpRequest.Builder request = get(path).header("X-Perflab-User", user);
 			HttpResponse<String> response = send(token == null ? request : request.header("Authorization", "Bearer " + token));
 			assertThat(response.statusCode()).as(String.valueOf(token)).isEqualTo(401);
 			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-			assertThat(response.headers().firstValue("WWW-Authenticate")).isPresent();
+			assertThat(response.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(v -> assertThat(v).startsWith("Bearer"));
+			assertThat(response.body()).contains("\"type\":\"https://perflab.dev/problems/unauthenticated\"");
 		}
-		assertThat(UPSTREAM.hits("GET /v1/short-links/abc")).isLessThanOrEqualTo(1);
-	}
-
-	@Test
-	void redirectsArePublicAndCachedAtTheEdge() {
-		String code = code();
-		HttpResponse<String> first = send(get("/s/" + code).header("X-Perflab-User", "mallory"));
-		assertThat(first.statusCode()).isEqualTo(302);
-		assertThat(first.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
-		HttpResponse<String> second = send(get("/s/" + code));
-		assertThat(second.statusCode()).isEqualTo(302);
-		assertThat(second.headers().firstValue("Location")).hasValue("https://example.com/" + code);
-		assertThat(second.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
-		assertThat(second.headers().firstValue("Cache-Control")).hasValue("no-cache");
-		assertThat(UPSTREAM.hits(code)).isEqualTo(1);
-	}
-
-	@Test
-	void neverCachesNoStoreAndDropsEntriesAtTheirMaxAge() throws Exception {
-		String noStore = code();
-		UPSTREAM.cacheControl.put(noStore, "no-store");
-		send(get("/s/" + noStore));
-		send(get("/s/" + noStore));
-		assertThat(UPSTREAM.hits(noStore)).isEqualTo(2);
-
-		String shortLived = code();
-		UPSTREAM.cacheControl.put(shortLived, "max-age=1, public");
-		send(get("/s/" + shortLived));
-		assertThat(send(get("/s/" + shortLived)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
-		Thread.sleep(1_100);
-		assertThat(send(get("/s/" + shortLived)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
-		assertThat(UPSTREAM.hits(shortLived)).isEqualTo(2);
-	}
-
-	@Test
-	void anInvalidationEvictsAndIsAcknowledged() throws Exception {
-		String code = code();
-		send(get("/s/" + code));
-		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
-		String ackKey = "perflab:shortener:edge-acks:test-" + UUID.randomUUID();
-		Long receivers = redis.convertAndSend("perflab:shortener:invalidations", ackKey + " " + code);
-		assertThat(receivers).isPositive();
-		// every subscribed gateway acknowledges (another one of the local stack may be running too)
-		for (int i = 0; i < 100 && !String.valueOf(receivers).equals(redis.opsForValue().get(ackKey)); i++) {
-			Thread.sleep(10);
-		}
-		assertThat(redis.opsForValue().get(ackKey)).isEqualTo(String.valueOf(receivers));
-		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
-	}
-
-	@Test
-	void aRedirectFetchedAcrossAnInvalidationIsNotKept() throws Exception {
-		String code = "slow" + code().substring(0, 6);
-		UPSTREAM.slowGate = new CountDownLatch(1);
-		CompletableFuture<HttpResponse<String>> inFlight = CompletableFuture.supplyAsync(() -> send(get("/s/" + code)));
-		for (int i = 0; i < 200 && UPSTREAM.hits(code) == 0; i++) {
-			Thread.sleep(10);
-		}
-		String ackKey = "perflab:shortener:edge-acks:test-" + UUID.randomUUID();
-		redis.convertAndSend("perflab:shortener:invalidations", ackKey + " " + code);
-		for (int i = 0; i < 100 && redis.opsForValue().get(ackKey) == null; i++) {
-			Thread.sleep(10);
-		}
-		UPSTREAM.slowGate.countDown();
-		assertThat(inFlight.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(302);
-		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
+		assertThat(UPSTREAM.hits("GET " + path)).isZero();
 	}
 
 	@Test
@@ -152,15 +47,20 @@ class GatewayTest {
 		String token = Tokens.valid(user(), "1");
 		HttpResponse<String> generated = send(get("/v1/short-links/x").header("Authorization", "Bearer " + token));
 		String id = generated.headers().firstValue("X-Request-Id").orElseThrow();
+		assertThat(id).matches("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}");
 		assertThat(generated.headers().allValues("X-Request-Id")).hasSize(1);
 		assertThat(generated.body()).contains("\"requestId\":\"" + id + "\"");
 		HttpResponse<String> passed = send(get("/v1/short-links/x").header("Authorization", "Bearer " + token)
 			.header("X-Request-Id", "trace-123"));
 		assertThat(passed.headers().firstValue("X-Request-Id")).hasValue("trace-123");
 		assertThat(passed.body()).contains("\"requestId\":\"trace-123\"");
-		HttpResponse<String> insane = send(get("/v1/short-links/x").header("Authorization", "Bearer " + token)
-			.header("X-Request-Id", "<script>"));
-		assertThat(insane.headers().firstValue("X-Request-Id").orElseThrow()).isNotEqualTo("<script>");
+		for (String insane : new String[] { "<script>", "a".repeat(65) }) {
+			HttpResponse<String> replaced = send(get("/v1/short-links/x").header("Authorization", "Bearer " + token)
+				.header("X-Request-Id", insane));
+			String replacement = replaced.headers().firstValue("X-Request-Id").orElseThrow();
+			assertThat(replacement).isNotEqualTo(insane);
+			assertThat(replaced.body()).contains("\"requestId\":\"" + replacement + "\"");
+		}
 	}
 
 	@Test
@@ -172,7 +72,7 @@ class GatewayTest {
 			if (response.statusCode() == 429) {
 				limited++;
 				assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-				assertThat(response.body()).contains("rate-limited");
+				assertThat(response.body()).contains("\"type\":\"https://perflab.dev/problems/rate-limited\"");
 			}
 		}
 		assertThat(limited).isGreaterThan(0);
@@ -182,14 +82,37 @@ class GatewayTest {
 	}
 
 	@Test
-	void aServiceThatIsDownIsA503ProblemForReadsAndWrites() {
+	void retriesReadsThatCouldNotConnectButNeverWrites() {
 		String token = Tokens.valid(user(), "1");
+		int before = ConnectAttempts.to(DEAD_PORT);
 		HttpResponse<String> read = send(get("/v2/mailboxes").header("Authorization", "Bearer " + token));
 		assertThat(read.statusCode()).isEqualTo(503);
 		assertThat(read.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(read.body()).contains("\"type\":\"https://perflab.dev/problems/upstream-unavailable\"");
+		assertThat(ConnectAttempts.to(DEAD_PORT) - before).as("one attempt and two retries").isEqualTo(3);
+
+		before = ConnectAttempts.to(DEAD_PORT);
 		HttpResponse<String> write = send(request("/v2/mails/send").header("Authorization", "Bearer " + token)
 			.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
 		assertThat(write.statusCode()).isEqualTo(503);
+		assertThat(ConnectAttempts.to(DEAD_PORT) - before).as("a write is tried once").isEqualTo(1);
+	}
+
+	@Test
+	void aServiceThatDoesNotAnswerInTimeIsA504ProblemAndIsNotAskedAgain() {
+		String code = "slow" + code();
+		try {
+			UPSTREAM.slowGate = new java.util.concurrent.CountDownLatch(1);
+			// the redirect route waits 2 s for an answer (route metadata response-timeout)
+			HttpResponse<String> response = send(get("/s/" + code));
+			assertThat(response.statusCode()).isEqualTo(504);
+			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+			assertThat(response.body()).contains("\"type\":\"https://perflab.dev/problems/upstream-timeout\"");
+			assertThat(UPSTREAM.hits(code)).as("a request that reached the service is not retried").isEqualTo(1);
+		}
+		finally {
+			UPSTREAM.slowGate.countDown();
+		}
 	}
 
 	@Test
@@ -197,30 +120,6 @@ class GatewayTest {
 		HttpResponse<String> response = send(get("/nowhere").header("Authorization", "Bearer " + Tokens.valid(user(), "1")));
 		assertThat(response.statusCode()).isEqualTo(404);
 		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
-	}
-
-	private HttpRequest.Builder request(String path) {
-		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-	}
-
-	private HttpRequest.Builder get(String path) {
-		return request(path).GET();
-	}
-
-	private static HttpResponse<String> send(HttpRequest.Builder request) {
-		try {
-			return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
-		}
-		catch (IOException | InterruptedException e) {
-			throw new IllegalStateException(e);
-		}
-	}
-
-	private static String user() {
-		return "u" + UUID.randomUUID().toString().substring(0, 8);
-	}
-
-	private static String code() {
-		return Long.toString(System.nanoTime(), 36);
+		assertThat(response.body()).contains("\"type\":\"https://perflab.dev/problems/not-found\"").doesNotContain("<html");
 	}
 }

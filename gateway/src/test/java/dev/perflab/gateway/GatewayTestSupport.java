@@ -1,0 +1,79 @@
+package dev.perflab.gateway;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.UUID;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * One gateway for every test class (same configuration, so Spring's context cache shares it), wired to real Redis
+ * (local stack), a real upstream server started here, and a service address where nothing listens.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "perflab.gateway.rate-limit.replenish-rate=5", "perflab.gateway.rate-limit.burst-capacity=5" })
+@Import(ConnectAttempts.class)
+abstract class GatewayTestSupport {
+
+	/** Shared by every class on the cached context; it dies with the test JVM. */
+	static final Upstream UPSTREAM = new Upstream();
+
+	/** Nothing listens here: connections to it are refused. */
+	static final int DEAD_PORT = 1;
+
+	/** Names this gateway's Redis connections, so a test can cut exactly its own subscriber. */
+	static final String REDIS_CLIENT_NAME = "gateway-test-" + UUID.randomUUID().toString().substring(0, 8);
+
+	static final HttpClient CLIENT = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@DynamicPropertySource
+	static void wiring(DynamicPropertyRegistry registry) throws IOException {
+		String upstream = "http://127.0.0.1:" + UPSTREAM.port();
+		registry.add("perflab.gateway.services.shortener", () -> upstream);
+		registry.add("perflab.gateway.services.mail", () -> "http://127.0.0.1:" + DEAD_PORT);
+		registry.add("perflab.gateway.jwt.issuer", () -> Tokens.ISSUER);
+		String pem = "file:" + Tokens.publicKeyPem();
+		registry.add("perflab.gateway.jwt.public-key", () -> pem);
+		registry.add("spring.data.redis.client-name", () -> REDIS_CLIENT_NAME);
+	}
+
+	HttpRequest.Builder request(String path) {
+		return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
+	}
+
+	HttpRequest.Builder get(String path) {
+		return request(path).GET();
+	}
+
+	static HttpResponse<String> send(HttpRequest.Builder request) {
+		try {
+			return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException | InterruptedException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+
+	static String user() {
+		return "u" + UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	static String code() {
+		return Long.toString(System.nanoTime(), 36);
+	}
+}
