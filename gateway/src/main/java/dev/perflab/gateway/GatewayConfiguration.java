@@ -2,10 +2,14 @@ package dev.perflab.gateway;
 
 import java.time.Clock;
 
+import io.lettuce.core.event.connection.DisconnectedEvent;
+import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationPredicate;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.context.annotation.Bean;
@@ -82,8 +86,12 @@ class GatewayConfiguration {
 
 		@Bean
 		EdgeInvalidationListener edgeInvalidationListener(EdgeCache cache,
-				ReactiveRedisMessageListenerContainer container, ReactiveStringRedisTemplate redis) {
-			return new EdgeInvalidationListener(cache, container, redis);
+				ReactiveRedisMessageListenerContainer container, ReactiveStringRedisTemplate redis,
+				ObjectProvider<ClientResources> lettuce) {
+			ClientResources resources = lettuce.getIfAvailable();
+			Flux<?> losses = resources == null ? Flux.never()
+					: resources.eventBus().get().filter(DisconnectedEvent.class::isInstance);
+			return new EdgeInvalidationListener(cache, container, redis, losses);
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package dev.perflab.gateway;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -8,21 +9,27 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.types.RedisClientInfo;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The edge redirect cache: what it keeps, for how long, and how an invalidation reaches it. */
+/** The redirect cache at the edge and its contract with the shortener, against real Redis pub/sub. */
 class EdgeCacheTest extends GatewayTestSupport {
 
+	static final String CHANNEL = "perflab:shortener:invalidations";
+
 	@Test
-	void redirectsArePublicAndCachedAtTheEdge() {
+	void redirectsArePublicAndASecondOneIsAnsweredWithoutTheShortener() {
 		String code = code();
 		HttpResponse<String> first = send(get("/s/" + code).header("X-Perflab-User", "mallory"));
 		assertThat(first.statusCode()).isEqualTo(302);
 		assertThat(first.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
-		HttpResponse<String> second = send(get("/s/" + code));
+		HttpResponse<String> second = send(get("/s/" + code).header("X-Request-Id", "hit-1"));
 		assertThat(second.statusCode()).isEqualTo(302);
 		assertThat(second.headers().firstValue("Location")).hasValue("https://example.com/" + code);
 		assertThat(second.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
+		assertThat(second.headers().firstValue("X-Request-Id")).hasValue("hit-1");
 		assertThat(second.headers().firstValue("Cache-Control")).hasValue("no-cache");
 		assertThat(UPSTREAM.hits(code)).isEqualTo(1);
 	}
@@ -32,7 +39,7 @@ class EdgeCacheTest extends GatewayTestSupport {
 		String noStore = code();
 		UPSTREAM.cacheControl.put(noStore, "no-store");
 		send(get("/s/" + noStore));
-		send(get("/s/" + noStore));
+		assertThat(send(get("/s/" + noStore)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
 		assertThat(UPSTREAM.hits(noStore)).isEqualTo(2);
 
 		String shortLived = code();
@@ -50,14 +57,16 @@ class EdgeCacheTest extends GatewayTestSupport {
 		send(get("/s/" + code));
 		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
 		String ackKey = "perflab:shortener:edge-acks:test-" + UUID.randomUUID();
-		Long receivers = redis.convertAndSend("perflab:shortener:invalidations", ackKey + " " + code);
+		Long receivers = redis.convertAndSend(CHANNEL, ackKey + " " + code);
 		assertThat(receivers).isPositive();
-		// every subscribed gateway acknowledges (another one of the local stack may be running too)
+		// every subscribed gateway acknowledges (a gateway of the local stack may be running too)
 		for (int i = 0; i < 100 && !String.valueOf(receivers).equals(redis.opsForValue().get(ackKey)); i++) {
 			Thread.sleep(10);
 		}
 		assertThat(redis.opsForValue().get(ackKey)).isEqualTo(String.valueOf(receivers));
+		assertThat(redis.getExpire(ackKey, TimeUnit.MILLISECONDS)).isBetween(1L, 60_000L);
 		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
+		assertThat(UPSTREAM.hits(code)).isEqualTo(2);
 	}
 
 	@Test
@@ -69,12 +78,60 @@ class EdgeCacheTest extends GatewayTestSupport {
 			Thread.sleep(10);
 		}
 		String ackKey = "perflab:shortener:edge-acks:test-" + UUID.randomUUID();
-		redis.convertAndSend("perflab:shortener:invalidations", ackKey + " " + code);
+		redis.convertAndSend(CHANNEL, ackKey + " " + code);
 		for (int i = 0; i < 100 && redis.opsForValue().get(ackKey) == null; i++) {
 			Thread.sleep(10);
 		}
 		UPSTREAM.slowGate.countDown();
 		assertThat(inFlight.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(302);
 		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
+		assertThat(UPSTREAM.hits(code)).isEqualTo(2);
+	}
+
+	@Test
+	void losingTheInvalidationFeedEmptiesTheCacheUntilItIsBack() throws Exception {
+		String code = code();
+		send(get("/s/" + code));
+		assertThat(edgeCache(code)).isEqualTo("hit");
+
+		assertThat(killOwnSubscribers()).as("this gateway's subscriber connection").isPositive();
+		// an invalidation published now would be lost: the cached redirect must go with the connection
+		String afterLoss = "hit";
+		for (int i = 0; i < 200 && afterLoss.equals("hit"); i++) {
+			Thread.sleep(10);
+			afterLoss = edgeCache(code);
+		}
+		assertThat(afterLoss).isEqualTo("miss");
+
+		// once resubscribed, redirects are cached again
+		String resumed = "miss";
+		for (int i = 0; i < 100 && !resumed.equals("hit"); i++) {
+			Thread.sleep(100);
+			resumed = edgeCache(code);
+		}
+		assertThat(resumed).isEqualTo("hit");
+	}
+
+	private String edgeCache(String code) {
+		return send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache").orElse("none");
+	}
+
+	/** Cuts this gateway's pub/sub connection only (other gateways may share the Redis of the local stack). */
+	private int killOwnSubscribers() {
+		List<RedisClientInfo> clients = redis.execute((RedisCallback<List<RedisClientInfo>>) c -> c.serverCommands().getClientList());
+		int killed = 0;
+		for (RedisClientInfo client : clients) {
+			Long channels = client.getChannelSubscribtions();
+			if (REDIS_CLIENT_NAME.equals(client.getName()) && channels != null && channels > 0) {
+				String address = client.getAddressPort();
+				int colon = address.lastIndexOf(':');
+				redis.execute((RedisCallback<Void>) c -> {
+					c.serverCommands().killClient(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
+					return null;
+				});
+				killed++;
+			}
+		}
+		return killed;
 	}
 }

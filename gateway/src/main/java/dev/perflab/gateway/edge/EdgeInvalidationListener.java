@@ -12,6 +12,7 @@ import reactor.core.publisher.Mono;
 import reactor.util.retry.Retry;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.ReactiveSubscription.Message;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.ReactiveRedisMessageListenerContainer;
@@ -36,22 +37,25 @@ public class EdgeInvalidationListener implements SmartLifecycle {
 
 	private final ReactiveStringRedisTemplate redis;
 
+	private final Flux<?> connectionLosses;
+
 	private volatile Disposable subscription;
 
+	/**
+	 * @param connectionLosses emits whenever a Redis connection drops (Lettuce's DisconnectedEvent); any drop counts,
+	 * since telling the subscriber's connection apart is not worth a cache that might miss an invalidation
+	 */
 	public EdgeInvalidationListener(EdgeCache cache, ReactiveRedisMessageListenerContainer container,
-			ReactiveStringRedisTemplate redis) {
+			ReactiveStringRedisTemplate redis, Flux<?> connectionLosses) {
 		this.cache = cache;
 		this.container = container;
 		this.redis = redis;
+		this.connectionLosses = connectionLosses;
 	}
 
 	@Override
 	public void start() {
-		subscription = Flux.defer(() -> container.receiveLater(ChannelTopic.of(CHANNEL)).flatMapMany(messages -> {
-			cache.subscribed();
-			log.info("edge cache live: subscribed to {}", CHANNEL);
-			return messages;
-		}))
+		subscription = Flux.defer(() -> Flux.merge(invalidations(), lostConnections()))
 			.concatMap(message -> acknowledge(message.getMessage()))
 			.doOnError(e -> {
 				cache.unsubscribed();
@@ -60,6 +64,26 @@ public class EdgeInvalidationListener implements SmartLifecycle {
 			.doOnComplete(cache::unsubscribed)
 			.retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5)))
 			.subscribe();
+	}
+
+	/** The cache goes live only once Redis has confirmed the SUBSCRIBE, never before. */
+	private Flux<Message<String, String>> invalidations() {
+		return container.receiveLater(ChannelTopic.of(CHANNEL)).flatMapMany(messages -> {
+			cache.subscribed();
+			log.info("edge cache live: subscribed to {}", CHANNEL);
+			return messages;
+		});
+	}
+
+	/**
+	 * Lettuce reconnects and resubscribes a dropped pub/sub connection silently, so the receive stream never
+	 * fails, yet whatever was published meanwhile is lost: without this the cache kept serving deleted links after
+	 * a Redis blip (the feed-loss test proved it). A lost connection fails the stream instead, which empties the
+	 * cache and subscribes afresh.
+	 */
+	private Flux<Message<String, String>> lostConnections() {
+		return connectionLosses.flatMap(
+				loss -> Mono.<Message<String, String>>error(new IllegalStateException("Redis connection lost: " + loss)));
 	}
 
 	private Mono<Long> acknowledge(String message) {
