@@ -175,17 +175,19 @@ EOF
 }
 
 k8s_cluster_down() {
-  local dir="${1:-$K8S_CLUSTER_DIR}" pid name
+  local dir="${1:-$K8S_CLUSTER_DIR}" pid name end
   [ -n "$dir" ] && [ -f "$dir/pids" ] || return 0
-  # reverse order: kwok and the controllers first, etcd last
+  # one at a time, in reverse start order (kwok and the controllers first, etcd last): the API server drains
+  # faster while etcd is still there. `wait` reaps our own children so none lingers as a zombie.
   tac "$dir/pids" | while read -r pid name; do
-    kill "$pid" 2>/dev/null || true
-  done
-  local end=$((SECONDS + 15))
-  while read -r pid name; do
-    while kill -0 "$pid" 2>/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done
+    kill "$pid" 2>/dev/null || continue
+    end=$((SECONDS + 10))
+    while kill -0 "$pid" 2>/dev/null && [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" != Z ] && [ $SECONDS -lt $end ]; do
+      sleep 0.1
+    done
     kill -9 "$pid" 2>/dev/null || true
-  done <"$dir/pids"
+  done
+  while read -r pid name; do wait "$pid" 2>/dev/null || true; done <"$dir/pids"
   : >"$dir/pids"
 }
 

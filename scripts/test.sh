@@ -20,4 +20,6 @@ if [ -d e2e ]; then
   log "k6 smoke through the gateway (thresholds are the SLOs)"
   scripts/load.sh smoke
 fi
+log "Helm chart: lint, strict schemas, unit tests, a real API server (install, upgrade, uninstall)"
+scripts/test-chart.sh
 log "all tests passed"

@@ -1,0 +1,68 @@
+// Smoke of every mail endpoint through the gateway, seed 000's mix at a small bounded rate. Thresholds are SLOs.
+import http from 'k6/http';
+import { check, fail } from 'k6';
+import { Trend } from 'k6/metrics';
+import { BASE_URL, authHeaders } from '../lib/config.js';
+import { summaries } from '../lib/summary.js';
+import { findMails } from './common.js';
+
+const listDuration = new Trend('mail_list_duration', true);
+const readDuration = new Trend('mail_read_duration', true);
+
+export const options = {
+  scenarios: {
+    mix: {
+      executor: 'constant-arrival-rate',
+      rate: Number(__ENV.RATE || 10),
+      timeUnit: '1s',
+      duration: __ENV.DURATION || '15s',
+      preAllocatedVUs: 20,
+      maxVUs: 60,
+    },
+  },
+  thresholds: {
+    http_req_failed: ['rate<0.01'],
+    checks: ['rate>0.99'],
+    mail_list_duration: ['p(95)<500'],
+    mail_read_duration: ['p(95)<1500'],
+  },
+};
+
+export function setup() {
+  if (http.get(`${BASE_URL}/actuator/health/readiness`).status !== 200) {
+    fail(`gateway at ${BASE_URL} is not ready; run make up first`);
+  }
+  return findMails();
+}
+
+export default function (mails) {
+  const h = { headers: authHeaders() };
+  const boxes = http.get(`${BASE_URL}/v2/mailboxes`, Object.assign({ tags: { name: 'mailboxes' } }, h));
+  check(boxes, { 'mailboxes are listed': (r) => r.status === 200 });
+
+  const list = http.get(`${BASE_URL}/v2/mails?sort[received_date]=desc&with=approval_mail&with=receipt_confirm&with=encrypted`,
+    Object.assign({ tags: { name: 'list' } }, h));
+  listDuration.add(list.timings.duration);
+  check(list, { 'list has a total': (r) => r.status === 200 && r.json('total') > 0 });
+
+  const which = [mails.small, mails.small, mails.medium, mails.large][__ITER % 4];
+  const read = http.get(`${BASE_URL}/v2/mails/${which}`, Object.assign({ tags: { name: 'read' } }, h));
+  readDuration.add(read.timings.duration);
+  check(read, { 'mail is read': (r) => r.status === 200 });
+
+  const certKey = `k6${Date.now().toString(36)}${__VU}x${__ITER}`;
+  const sent = http.post(`${BASE_URL}/v2/mails/send`, JSON.stringify({
+    cert_key: certKey, sender_no: 1, to: ['jerry@example.com'], cc: [], bcc: [], subject: 'k6 smoke',
+    content: 'contentcontent121212', important: false, is_save: true, is_separate_send: false,
+    is_encrypt: false, is_receipt_confirm: true,
+  }), { headers: authHeaders({ 'Content-Type': 'application/json' }), tags: { name: 'send' } });
+  check(sent, { 'send is accepted': (r) => r.status === 202 });
+
+  const receipt = http.get(`${BASE_URL}/v2/office/1/receipt-confirm/${certKey}/email/jerry@example.com`,
+    { tags: { name: 'receipt-confirm' } });
+  check(receipt, { 'read receipt is confirmed': (r) => r.status === 200 });
+}
+
+export function handleSummary(data) {
+  return summaries(data, 'mail-smoke');
+}

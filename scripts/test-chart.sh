@@ -1,0 +1,240 @@
+#!/usr/bin/env bash
+# Chart checks, offline: docs and k6 copies in sync, helm lint --strict, strict schema validation of every
+# ci/*-values.yaml rendering (kubeconform: Kubernetes 1.36 schemas, prometheus-operator and k6-operator CRDs),
+# chart unit tests, then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
+# helm install --wait / upgrade / uninstall. Prints timings per step and closes with `chart: N passed, N failed`.
+#
+#   scripts/test-chart.sh              everything (cold: builds the tools first, see scripts/k8s-tools.sh)
+#   scripts/test-chart.sh --no-cluster the static checks only
+set -uo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$PWD"
+# shellcheck source=scripts/k8s-cluster.sh
+source scripts/k8s-cluster.sh
+
+WITH_CLUSTER=1
+[ "${1:-}" = --no-cluster ] && WITH_CLUSTER=0
+CHARTS=(charts/perflab charts/perflab-loadtest)
+PASSED=0 FAILED=0 FAILURES=()
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/perflab-chart.XXXXXX")"
+
+cleanup() {
+  k8s_cluster_down
+  if [ "$FAILED" -gt 0 ] && [ -d "$WORK/cluster" ]; then
+    mkdir -p "$ROOT/.run" && rm -rf "$ROOT/.run/chart-test-logs" && cp -r "$WORK/cluster" "$ROOT/.run/chart-test-logs" 2>/dev/null \
+      && echo "control-plane logs kept in .run/chart-test-logs" >&2
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+step() {  # NAME CMD...: run, time, count
+  local name="$1"; shift
+  local t0=$SECONDS
+  printf '\033[1m[chart]\033[0m %s ...\n' "$name"
+  if "$@"; then
+    PASSED=$((PASSED + 1)); printf '  ok    %-62s %4ds\n' "$name" $((SECONDS - t0))
+    return 0
+  fi
+  FAILED=$((FAILED + 1)); FAILURES+=("$name"); printf '  FAIL  %-62s %4ds\n' "$name" $((SECONDS - t0))
+  return 1
+}
+
+# values sets: every ci/*-values.yaml of a chart
+values_sets() { find "$1/ci" -name '*-values.yaml' | sort; }
+
+# ---- static ------------------------------------------------------------------------------------------------------
+
+tools() { scripts/k8s-tools.sh; }
+
+docs_in_sync() {
+  local c rc=0
+  for c in "${CHARTS[@]}"; do "$K8S_TOOLS_PYTHON" charts/tests/docs.py --check "$c" || rc=1; done
+  return $rc
+}
+
+lint() {
+  local c f rc=0
+  for c in "${CHARTS[@]}"; do
+    for f in $(values_sets "$c"); do
+      "$HELM" lint --strict --quiet "$c" -f "$f" >"$WORK/lint.out" 2>&1 || { cat "$WORK/lint.out"; echo "lint failed: $c -f $f"; rc=1; }
+    done
+  done
+  return $rc
+}
+
+SCHEMAS=""
+schemas() {
+  local kv_dir po_dir crd_sum
+  kv_dir="$("$K8S_TOOLS_PYTHON" -c 'import kubernetes_validate, os; print(os.path.join(os.path.dirname(kubernetes_validate.__file__), "kubernetes-json-schema"))')/v${K8S_VERSION#v}"
+  kv_dir="${kv_dir%.*}.0-local-strict"
+  [ -d "$kv_dir" ] || { echo "no strict schemas for Kubernetes ${K8S_VERSION} in kubernetes-validate $KUBERNETES_VALIDATE_VERSION ($kv_dir)"; return 1; }
+  po_dir="$(cd /tmp && prometheus_operator_dir)/example/prometheus-operator-crd"
+  local crds=("$po_dir/monitoring.coreos.com_servicemonitors.yaml" "$po_dir/monitoring.coreos.com_podmonitors.yaml"
+              "$po_dir/monitoring.coreos.com_prometheusrules.yaml" "$ROOT/../shared/crds/k6.io_testruns.yaml")
+  [ -f "${crds[3]}" ] || crds[3]="/work/shared/crds/k6.io_testruns.yaml"
+  crd_sum="$(cat "${crds[@]}" "$ROOT/charts/tests/schemas.py" | sha256sum | cut -c1-12)"
+  SCHEMAS="$PERFLAB_CACHE/schemas/k8s-$K8S_VERSION-kv$KUBERNETES_VALIDATE_VERSION-$crd_sum"
+  [ -d "$SCHEMAS" ] && return 0
+  mkdir -p "$PERFLAB_CACHE/schemas"
+  "$K8S_TOOLS_PYTHON" charts/tests/schemas.py "$SCHEMAS" "$kv_dir" "${crds[@]}"
+}
+K6_CRD="$ROOT/../shared/crds/k6.io_testruns.yaml"
+[ -f "$K6_CRD" ] || K6_CRD=/work/shared/crds/k6.io_testruns.yaml
+
+render_and_validate() {
+  local c f out rc=0 n=0
+  for c in "${CHARTS[@]}"; do
+    for f in $(values_sets "$c"); do
+      out="$WORK/render-$(basename "$c")-$(basename "$f" .yaml).yaml"
+      "$HELM" template perflab "$c" -n perflab -f "$f" >"$out" || { echo "render failed: $c -f $f"; rc=1; continue; }
+      "$KUBECONFORM" -strict -summary -output text \
+        -schema-location "$SCHEMAS/k8s/{{.ResourceKind}}{{.KindSuffix}}.json" \
+        -schema-location "$SCHEMAS/crds/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json" \
+        "$out" | sed "s|^|  $(basename "$c")/$(basename "$f"): |" | grep -v ' is valid$' || true
+      "$KUBECONFORM" -strict -schema-location "$SCHEMAS/k8s/{{.ResourceKind}}{{.KindSuffix}}.json" \
+        -schema-location "$SCHEMAS/crds/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json" "$out" >/dev/null || rc=1
+      n=$((n + 1))
+    done
+  done
+  [ $n -ge 5 ] || { echo "expected at least 5 values sets, found $n"; rc=1; }
+  return $rc
+}
+
+validator_rejects_unknown_fields() {  # a check that cannot fail is a defect: prove the validator bites
+  local out="$WORK/bad.yaml"
+  "$HELM" template perflab charts/perflab -f charts/perflab/ci/monitoring-values.yaml \
+    | sed -e 's/^  revisionHistoryLimit: 3$/  revisionHistoryLimit: 3\n  replica: 2/' \
+          -e 's/^      interval: 10s$/      interval: 10s\n      scrapeTimout: 5s/' >"$out"
+  local bad
+  bad="$("$KUBECONFORM" -strict -summary -schema-location "$SCHEMAS/k8s/{{.ResourceKind}}{{.KindSuffix}}.json" \
+    -schema-location "$SCHEMAS/crds/{{.Group}}/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json" "$out" | tail -1)"
+  echo "  $bad"
+  [[ "$bad" == *"Invalid: 4,"* ]]
+}
+
+unit() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/unit.py; }
+
+# ---- cluster -----------------------------------------------------------------------------------------------------
+
+KC=""
+k() { "$KUBECTL" --kubeconfig "$KC" "$@"; }
+h() { "$HELM" --kubeconfig "$KC" "$@"; }
+
+cluster_up() {
+  k8s_cluster_up "$WORK/cluster" || return 1
+  KC="$WORK/cluster/kubeconfig"
+  local po_dir; po_dir="$(cd /tmp && prometheus_operator_dir)/example/prometheus-operator-crd"
+  k apply --server-side -f "$po_dir/monitoring.coreos.com_servicemonitors.yaml" \
+    -f "$po_dir/monitoring.coreos.com_podmonitors.yaml" -f "$po_dir/monitoring.coreos.com_prometheusrules.yaml" \
+    -f "$K6_CRD" >/dev/null || return 1
+  k wait --for condition=established crd --all --timeout 60s >/dev/null || return 1
+  k create namespace perflab >/dev/null && k create namespace perflab-dryrun >/dev/null
+}
+
+server_dry_run() {
+  local c f rc=0
+  for c in "${CHARTS[@]}"; do
+    for f in $(values_sets "$c"); do
+      if "$HELM" template perflab "$c" -n perflab-dryrun -f "$f" \
+          | k apply -n perflab-dryrun --dry-run=server --validate=strict -f - >"$WORK/dry.out" 2>&1; then
+        echo "  $(basename "$c")/$(basename "$f"): $(grep -c 'server dry run' "$WORK/dry.out") objects accepted"
+      else
+        cat "$WORK/dry.out"; echo "  server dry-run failed: $c -f $f"; rc=1
+      fi
+    done
+  done
+  return $rc
+}
+
+server_rejects_unknown_fields() {
+  "$HELM" template perflab charts/perflab -n perflab-dryrun -f charts/perflab/ci/default-values.yaml \
+    --show-only templates/deployment.yaml | sed 's/^  revisionHistoryLimit: 3$/  revisionHistoryLimit: 3\n  replica: 2/' \
+    | k apply -n perflab-dryrun --dry-run=server --validate=strict -f - >"$WORK/dry.out" 2>&1 && return 1
+  grep -m1 'unknown field' "$WORK/dry.out"
+}
+
+install_wait() {
+  h install perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml --wait --timeout 3m >/dev/null || return 1
+  k -n perflab get pods,statefulsets,pvc --no-headers | sed 's/^/  /'
+  local ready; ready="$(k -n perflab get pods -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
+  [ "$ready" -eq 6 ] || { echo "expected 6 ready pods, got $ready"; return 1; }
+  k -n perflab get servicemonitor/perflab-shortener prometheusrule/perflab configmap/perflab-shortener-dashboard >/dev/null
+}
+
+upgrade_flips_lab_switch() {
+  local before after env
+  before="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
+  h upgrade perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml \
+    --set services.shortener.lab.idStrategy=mongo-sequence --wait --timeout 3m >/dev/null || return 1
+  env="$(k -n perflab get deploy perflab-shortener -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="PERFLAB_SHORTENER_IDSTRATEGY")].value}')"
+  echo "  PERFLAB_SHORTENER_IDSTRATEGY=$env; revision $(h -n perflab history perflab -o json | "$K8S_TOOLS_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[-1]["revision"])')"
+  [ "$env" = mongo-sequence ] || return 1
+  # the rollout really replaced the pods, and the generated store password survived the upgrade
+  k -n perflab rollout status deploy/perflab-shortener --timeout 60s >/dev/null || return 1
+  # pods of the old ReplicaSet may still be terminating (kwok has no kubelet grace period to end): count live ones
+  local new_pods; new_pods="$(k -n perflab get pods -l app.kubernetes.io/name=shortener -o json | "$K8S_TOOLS_PYTHON" -c '
+import json, sys
+for pod in json.load(sys.stdin)["items"]:
+    if pod["metadata"].get("deletionTimestamp"):
+        continue
+    env = {e["name"]: e.get("value") for e in pod["spec"]["containers"][0].get("env", [])}
+    print(env.get("PERFLAB_SHORTENER_IDSTRATEGY"))' | sort -u)"
+  [ "$new_pods" = mongo-sequence ] || { echo "  shortener pods still run: $new_pods"; return 1; }
+  after="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
+  [ -n "$before" ] && [ "$before" = "$after" ] || { echo "  the MongoDB password changed on upgrade"; return 1; }
+}
+
+loadtest_install() {
+  h install perflab-load charts/perflab-loadtest -n perflab -f charts/perflab-loadtest/ci/default-values.yaml >/dev/null || return 1
+  k -n perflab get testrun perflab-load-shortener-smoke -o jsonpath='  TestRun {.metadata.name}: script {.spec.script.localFile}{"\n"}' || return 1
+  h uninstall perflab-load -n perflab --wait >/dev/null
+}
+
+uninstall_cleans_up() {
+  h uninstall perflab -n perflab --wait --timeout 2m >/dev/null || return 1
+  local left
+  left="$(k -n perflab get deploy,sts,svc,networkpolicy,pdb,servicemonitor,prometheusrule,configmap,serviceaccount -o name 2>/dev/null | grep -v 'configmap/kube-root-ca.crt\|serviceaccount/default' || true)"
+  [ -z "$left" ] || { echo "  left behind: $left"; return 1; }
+  echo "  kept on purpose: $(k -n perflab get secret,pvc -o name | tr '\n' ' ')"
+}
+
+cluster_down_clean() {
+  local pids; pids="$(awk '{print $1}' "$WORK/cluster/pids" 2>/dev/null)"
+  k8s_cluster_down
+  local p left=""
+  for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+  [ -z "$left" ] || { echo "  still running:$left"; return 1; }
+  echo "  stopped $(echo $pids | wc -w) processes"
+}
+
+# ---- run ---------------------------------------------------------------------------------------------------------
+
+T0=$SECONDS
+step "tools (scripts/k8s-tools.sh)" tools || { echo "tools missing, cannot go on"; exit 1; }
+step "k6 scripts in the chart match k6-tests/" scripts/chart-sync-k6.sh --check
+step "README values tables in sync, every value documented" docs_in_sync
+step "helm lint --strict (every ci values set, both charts)" lint
+if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_OPERATOR_VERSION, k6 TestRun)" schemas; then
+  step "render + kubeconform -strict (every ci values set)" render_and_validate
+  step "kubeconform rejects unknown fields (self-check)" validator_rejects_unknown_fields
+fi
+step "chart unit tests" unit
+if [ $WITH_CLUSTER -eq 1 ]; then
+  if step "control plane up (etcd, apiserver, controllers, scheduler, kwok)" cluster_up; then
+    step "server-side dry-run --validate=strict (every ci values set)" server_dry_run
+    step "server rejects an unknown field (self-check)" server_rejects_unknown_fields
+    if step "helm install --wait (chart-managed stores, monitoring on)" install_wait; then
+      step "helm upgrade flips a lab switch and rolls the pods" upgrade_flips_lab_switch
+      step "perflab-loadtest install creates the TestRun" loadtest_install
+      step "helm uninstall removes everything but Secrets/PVCs" uninstall_cleans_up
+    fi
+  fi
+  step "control plane down, no process left" cluster_down_clean
+fi
+echo
+echo "total $((SECONDS - T0)) s"
+[ ${#FAILURES[@]} -eq 0 ] || printf '  failed: %s\n' "${FAILURES[@]}"
+echo "chart: $PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
