@@ -35,4 +35,10 @@ if [ ! -x "$K6_BIN" ]; then
   mv "$tmp/k6" "$K6_BIN"
   rm -rf "$tmp"
 fi
-log "tools ready: $(mariadbd --version | cut -d' ' -f1-4), $(redis-server --version | cut -d' ' -f1-3), k6 $K6_VERSION"
+if [ ! -f "$GREENMAIL_JAR" ]; then
+  log "fetching GreenMail standalone $GREENMAIL_VERSION from Maven Central (once; cached in $PERFLAB_CACHE/jars)"
+  mkdir -p "$(dirname "$GREENMAIL_JAR")"
+  (cd "$PERFLAB_ROOT" && ./mvnw -q -B -ntp dependency:copy -Dartifact="com.icegreen:greenmail-standalone:$GREENMAIL_VERSION" \
+    -DoutputDirectory="$(dirname "$GREENMAIL_JAR")")
+fi
+log "tools ready: $(mariadbd --version | cut -d' ' -f1-4), $(redis-server --version | cut -d' ' -f1-3), k6 $K6_VERSION, GreenMail $GREENMAIL_VERSION"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The local stack without Docker: real stores and the services as processes on 127.0.0.1.
-#   stack.sh stores   start MariaDB, Redis and the MongoDB-wire server (if not already up)
+#   stack.sh stores   start MariaDB, Redis, the MongoDB-wire server and the SMTP relay (if not already up)
 #   stack.sh up       stores + gateway + every service, then wait for readiness
 #   stack.sh down     stop exactly what was started here, by recorded PID
 #   stack.sh status   what runs
+#   stack.sh stop NAME / start NAME   one process (the fault and load scripts restart services with other settings)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 
@@ -47,7 +48,7 @@ start_mariadb() {
     --innodb-flush-log-at-trx-commit=1 --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci
   wait_port mariadb "$PERFLAB_MYSQL_PORT" 60
   local db
-  for db in perflab_test perflab_mail perflab_mail_test; do
+  for db in perflab_test perflab_mail perflab_mail_test perflab_send perflab_send_test; do
     mysql_root -e "CREATE DATABASE IF NOT EXISTS $db; CREATE USER IF NOT EXISTS 'perflab'@'127.0.0.1' IDENTIFIED BY 'perflab';
       GRANT ALL ON \`perflab\\_%\`.* TO 'perflab'@'127.0.0.1';"
   done
@@ -82,15 +83,26 @@ start_mongo() {
   wait_port mongo-wire "$PERFLAB_MONGO_PORT" 60
 }
 
+# GreenMail: a real SMTP server (any recipient accepted, kept in memory) whose REST API tells what arrived.
+start_smtp() {
+  start smtp java -Xmx512m -Dgreenmail.smtp.hostname=127.0.0.1 -Dgreenmail.smtp.port="$PERFLAB_SMTP_PORT" \
+    -Dgreenmail.auth.disabled -Dgreenmail.api.hostname=127.0.0.1 -Dgreenmail.api.port="$PERFLAB_SMTP_API_PORT" \
+    -jar "$GREENMAIL_JAR"
+  wait_port smtp "$PERFLAB_SMTP_API_PORT" 60
+  wait_port smtp "$PERFLAB_SMTP_PORT" 30
+}
+
 stores() {
   "$PERFLAB_ROOT/scripts/install.sh"
   start_mariadb
   start_redis
   start_mongo
-  log "stores up: MariaDB 127.0.0.1:$PERFLAB_MYSQL_PORT, Redis 127.0.0.1:$PERFLAB_REDIS_PORT, MongoDB-wire 127.0.0.1:$PERFLAB_MONGO_PORT"
+  start_smtp
+  log "stores up: MariaDB 127.0.0.1:$PERFLAB_MYSQL_PORT, Redis 127.0.0.1:$PERFLAB_REDIS_PORT, MongoDB-wire 127.0.0.1:$PERFLAB_MONGO_PORT, SMTP 127.0.0.1:$PERFLAB_SMTP_PORT (API :$PERFLAB_SMTP_API_PORT)"
 }
 
-APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$PERFLAB_MAIL_PORT gateway:gateway:$PERFLAB_GATEWAY_PORT)
+APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$PERFLAB_MAIL_PORT send:services/send:$PERFLAB_SEND_PORT
+  gateway:gateway:$PERFLAB_GATEWAY_PORT)
 
 start_app() { # name module port
   local name=$1 module=$2 port=$3
@@ -122,6 +134,8 @@ up() {
   log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
   log "shortener  http://127.0.0.1:$PERFLAB_SHORTENER_PORT/actuator/health"
   log "mail       http://127.0.0.1:$PERFLAB_MAIL_PORT/actuator/health"
+  log "send       http://127.0.0.1:$PERFLAB_SEND_PORT/actuator/health"
+  log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
   log "token      make token USER=alice OFFICE=1"
 }
 
@@ -141,7 +155,7 @@ stop() { # name
 down() {
   local app
   for app in "${APPS[@]}"; do stop "$(cut -d: -f1 <<<"$app")"; done
-  for s in mongo-wire redis mariadb; do stop "$s"; done
+  for s in smtp mongo-wire redis mariadb; do stop "$s"; done
 }
 
 status() {
@@ -155,6 +169,8 @@ status() {
 
 case "${1:-}" in
   stores) stores ;;
+  start) shift; for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; [ "$n" = "$1" ] && { start_app "$n" "$m" "$p"; wait_ready "$n" "$p" 120; }; done ;;
+  stop) stop "$2" ;;
   up) up ;;
   down) down ;;
   status) status ;;

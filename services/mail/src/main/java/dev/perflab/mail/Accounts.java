@@ -30,7 +30,7 @@ public class Accounts {
 		long office = officeNumber(caller.office());
 		account = jdbc.sql("SELECT no, email FROM user_info WHERE office_no = ? AND login = ?")
 			.params(office, caller.user())
-			.query((rs, i) -> new Account(office, rs.getLong("no"), rs.getString("email")))
+			.query((rs, i) -> new Account(office, rs.getLong("no"), rs.getString("email"), caller.user()))
 			.optional()
 			.orElseThrow(() -> new ProblemException(HttpStatus.FORBIDDEN, "no-mail-account",
 					"The caller has no mail account in this office"));
@@ -51,6 +51,7 @@ public class Accounts {
 		throw new ProblemException(HttpStatus.FORBIDDEN, "no-mail-account", "The caller's office is not a mail office");
 	}
 
-	public record Account(long office, long user, String email) {
+	/** @param login the caller's login: who may read the delivery status of this account's mail */
+	public record Account(long office, long user, String email, String login) {
 	}
 }

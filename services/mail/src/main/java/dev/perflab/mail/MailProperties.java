@@ -1,6 +1,7 @@
 package dev.perflab.mail;
 
 import java.nio.file.Path;
+import java.time.Duration;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -11,11 +12,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param storage the folder of the EML files (a volume in Kubernetes)
  * @param maxPageSize the largest {@code size} of a mail list page
  * @param maxBodyChars text or HTML body characters returned by a mail read (longer bodies are cut and flagged)
+ * @param sendHandoff lab switch: {@code outbox} (fixed) or {@code nested-requires-new} (seed 000's hand-off)
+ * @param relay the outbox relay that hands accepted sends to the send service
  */
 @ConfigurationProperties("perflab.mail")
 public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @DefaultValue("streaming") EmlRead emlRead,
 		@DefaultValue(".run/mail-storage") Path storage, @DefaultValue("100") int maxPageSize,
-		@DefaultValue("1000000") int maxBodyChars) {
+		@DefaultValue("1000000") int maxBodyChars, @DefaultValue("outbox") SendHandoff sendHandoff,
+		@DefaultValue Relay relay) {
 
 	public enum ListCount {
 
@@ -27,5 +31,34 @@ public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @D
 
 		STREAMING, IN_MEMORY
 
+	}
+
+	public enum SendHandoff {
+
+		OUTBOX, NESTED_REQUIRES_NEW
+
+	}
+
+	/**
+	 * @param sendUrl base URL of the send service
+	 * @param concurrency jobs pushed at once per instance
+	 * @param batchSize outbox rows claimed per round
+	 * @param pollInterval how often an idle relay looks for rows (a committed send also wakes it at once)
+	 * @param lease how long a claimed row stays with one relay; a relay that dies loses it after this
+	 * @param backoff first retry delay after send refused or could not be reached, doubled per attempt
+	 * @param maxBackoff the longest retry delay
+	 * @param connectTimeout connect timeout to send
+	 * @param timeout the whole push, answer included
+	 */
+	public record Relay(@DefaultValue("http://127.0.0.1:8082") String sendUrl, @DefaultValue("8") int concurrency,
+			@DefaultValue("64") int batchSize, @DefaultValue("200ms") Duration pollInterval,
+			@DefaultValue("30s") Duration lease, @DefaultValue("500ms") Duration backoff,
+			@DefaultValue("30s") Duration maxBackoff, @DefaultValue("1s") Duration connectTimeout,
+			@DefaultValue("10s") Duration timeout) {
+
+		public Duration backoffAfter(int attempts) {
+			Duration delay = backoff.multipliedBy(1L << Math.min(Math.max(attempts - 1, 0), 20));
+			return delay.compareTo(maxBackoff) > 0 ? maxBackoff : delay;
+		}
 	}
 }

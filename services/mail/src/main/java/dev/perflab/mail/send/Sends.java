@@ -3,9 +3,6 @@ package dev.perflab.mail.send;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.sql.Timestamp;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Date;
 import java.util.List;
 import java.util.Properties;
@@ -17,26 +14,20 @@ import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.perflab.mail.Accounts.Account;
 import dev.perflab.mail.eml.EmlStore;
-import dev.perflab.mail.mailbox.MailboxCounts;
-import dev.perflab.mail.mailbox.Mailboxes;
 import dev.perflab.platform.ProblemException;
 
 /**
- * Accepts a send request. The EML is written and synced first, outside any transaction; then one short
- * transaction commits the sent mail, its receipt tags and an outbox row for the send service. Nothing waits on
- * the send service while holding a connection (seed 000's REQUIRES_NEW inside an open transaction starved a
- * pool of 10).
+ * Accepts a send request. The EML is written and synced first, outside any transaction; then the hand-off
+ * (the lab switch {@code perflab.mail.send-handoff}) commits the sent mail, its receipt tags and what the send
+ * service needs. The fixed hand-off never waits on the send service while holding a connection (seed 000's
+ * REQUIRES_NEW inside an open transaction starved a pool of 10).
  */
 @Service
 class Sends {
@@ -47,22 +38,13 @@ class Sends {
 
 	private static final int MAX_RECIPIENTS = 300;
 
-	private final JdbcClient jdbc;
-
-	private final TransactionTemplate tx;
-
 	private final EmlStore store;
 
-	private final JsonMapper json;
+	private final SendHandoff handoff;
 
-	private final MailboxCounts counts;
-
-	Sends(JdbcClient jdbc, TransactionTemplate tx, EmlStore store, JsonMapper json, MailboxCounts counts) {
-		this.jdbc = jdbc;
-		this.tx = tx;
+	Sends(EmlStore store, SendHandoff handoff) {
 		this.store = store;
-		this.json = json;
-		this.counts = counts;
+		this.handoff = handoff;
 	}
 
 	long send(Account account, SendRequest request) {
@@ -101,7 +83,7 @@ class Sends {
 			throw new UncheckedIOException(e);
 		}
 		try {
-			return tx.execute(status -> persist(account, request, path, size, to, cc, bcc, recipients));
+			return handoff.commit(new Draft(account, request, path, size, to, cc, bcc, recipients));
 		}
 		catch (DuplicateKeyException e) {
 			store.delete(path);
@@ -112,37 +94,6 @@ class Sends {
 			store.delete(path);
 			throw e;
 		}
-	}
-
-	private long persist(Account account, SendRequest request, String path, long size, List<InternetAddress> to,
-			List<InternetAddress> cc, List<InternetAddress> bcc, Set<String> recipients) {
-		Timestamp now = Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
-		GeneratedKeyHolder key = new GeneratedKeyHolder();
-		jdbc.sql("""
-				INSERT INTO mail_content (office_no, user_no, mbox_no, subject, from_addr, to_addrs, received_date, size,
-				  eml_path, compressed, is_read, important, encrypted, receipt_confirm, del_flag)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, ?, ?, ?, ?)""")
-			.params(account.office(), account.user(), Mailboxes.SENT, request.subject(), account.email(),
-					String.join(", ", addresses(to)), now, size, path, request.important(), request.isEncrypt(),
-					request.isReceiptConfirm(), request.isSave() ? "N" : "Y")
-			.update(key, "no");
-		long mailNo = key.getKey().longValue();
-		if (request.isSave()) {
-			counts.added(account.office(), account.user(), Mailboxes.SENT, true);
-		}
-		if (request.isReceiptConfirm()) {
-			for (String recipient : recipients) {
-				jdbc.sql("INSERT INTO receipt_confirm (office_no, cert_key, email, mail_no) VALUES (?, ?, ?, ?)")
-					.params(account.office(), request.certKey(), recipient, mailNo)
-					.update();
-			}
-		}
-		OutboxJob job = new OutboxJob(mailNo, account.office(), account.email(), addresses(to), addresses(cc),
-				addresses(bcc), path, request.isSeparateSend(), request.isReceiptConfirm() ? request.certKey() : null);
-		jdbc.sql("INSERT INTO outbox (mail_no, payload, created_at) VALUES (?, ?, ?)")
-			.params(mailNo, json.writeValueAsString(job), now)
-			.update();
-		return mailNo;
 	}
 
 	private static MimeMessage compose(Account account, SendRequest request, List<InternetAddress> to,
@@ -164,14 +115,5 @@ class Sends {
 		catch (MessagingException e) {
 			throw ProblemException.badRequest("invalid-mail", "The mail cannot be composed: " + e.getMessage());
 		}
-	}
-
-	private static List<String> addresses(List<InternetAddress> list) {
-		return list.stream().map(InternetAddress::getAddress).toList();
-	}
-
-	/** What the send service needs, carried in the job: it never reads mail's tables. */
-	record OutboxJob(long mailNo, long office, String from, List<String> to, List<String> cc, List<String> bcc,
-			String emlPath, boolean separateSend, String certKey) {
 	}
 }

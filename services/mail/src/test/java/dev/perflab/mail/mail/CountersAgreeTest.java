@@ -24,7 +24,7 @@ class CountersAgreeTest extends MailServiceTest {
 		MailCounter fixed = new NotExistsCounter(jdbcClient);
 		MailCounter baseline = new LeftJoinCounter(jdbcClient);
 		for (long user = 1; user <= 20; user++) {
-			Account account = new Account(user <= 10 ? 1 : 2, user, "x@y");
+			Account account = new Account(user <= 10 ? 1 : 2, user, "x@y", "u" + user);
 			assertThat(baseline.count(account, null)).isEqualTo(fixed.count(account, null)).isPositive();
 			for (long mailbox : new long[] { 1, 2, 3, 1000 + (user - 1) * 3 }) {
 				assertThat(baseline.count(account, mailbox)).isEqualTo(fixed.count(account, mailbox));

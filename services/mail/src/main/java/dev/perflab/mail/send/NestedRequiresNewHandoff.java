@@ -1,0 +1,45 @@
+package dev.perflab.mail.send;
+
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Seed 000's hand-off, kept to reproduce its deadlock on demand: the request's transaction holds a connection,
+ * writes the receipt tags and the send row in a REQUIRES_NEW transaction (a second connection, so the send
+ * server could read them before the main commit), then calls send synchronously inside the open transaction.
+ * With N requests in flight and a pool of N, every request holds one connection and waits for a second: the pool
+ * starves until connection-timeout.
+ */
+class NestedRequiresNewHandoff implements SendHandoff {
+
+	private final TransactionTemplate tx;
+
+	private final TransactionTemplate requiresNew;
+
+	private final SentMails mails;
+
+	private final OutboxRelay relay;
+
+	NestedRequiresNewHandoff(PlatformTransactionManager transactions, SentMails mails, OutboxRelay relay) {
+		this.tx = new TransactionTemplate(transactions);
+		this.requiresNew = new TransactionTemplate(transactions);
+		this.requiresNew.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+		this.mails = mails;
+		this.relay = relay;
+	}
+
+	@Override
+	public long commit(Draft draft) {
+		return tx.execute(status -> {
+			long mailNo = mails.mail(draft);
+			long outboxId = requiresNew.execute(inner -> {
+				mails.receiptTags(draft, mailNo);
+				return mails.outbox(draft, mailNo);
+			});
+			// as in the seed, a failed call is swallowed and the transaction commits anyway; the relay retries it
+			relay.pushNow(outboxId);
+			return mailNo;
+		});
+	}
+}

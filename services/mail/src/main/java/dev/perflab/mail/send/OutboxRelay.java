@@ -1,0 +1,260 @@
+package dev.perflab.mail.send;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.perflab.mail.MailProperties;
+import dev.perflab.mail.send.SentMails.OutboxJob;
+
+/**
+ * Drains the outbox into the send service. Rows are claimed with {@code FOR UPDATE SKIP LOCKED} in a short
+ * transaction that moves their next attempt a lease ahead, so several mail replicas relay side by side and a
+ * relay killed mid-push leaves its rows to be claimed again. The push itself runs with no connection held.
+ * Delivery is at least once, and send's idempotency by mail number turns that into exactly one job per mail.
+ */
+@Component
+class OutboxRelay implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate tx;
+
+	private final SendClient send;
+
+	private final JsonMapper json;
+
+	private final MailProperties.Relay settings;
+
+	private final Semaphore slots;
+
+	private final Semaphore wakeups = new Semaphore(0);
+
+	private final AtomicLong backlog = new AtomicLong();
+
+	private final Counter pushed;
+
+	private final Counter retried;
+
+	private final Counter dead;
+
+	private volatile boolean running;
+
+	private Thread loop;
+
+	private ExecutorService pool;
+
+	OutboxRelay(JdbcClient jdbc, TransactionTemplate tx, SendClient send, JsonMapper json, MailProperties properties,
+			MeterRegistry meters) {
+		this.jdbc = jdbc;
+		this.tx = tx;
+		this.send = send;
+		this.json = json;
+		this.settings = properties.relay();
+		this.slots = new Semaphore(settings.concurrency());
+		this.pushed = Counter.builder("perflab.mail.outbox.pushes").tag("result", "sent").register(meters);
+		this.retried = Counter.builder("perflab.mail.outbox.pushes").tag("result", "retry").register(meters);
+		this.dead = Counter.builder("perflab.mail.outbox.pushes").tag("result", "dead").register(meters);
+		meters.gauge("perflab.mail.outbox.backlog", backlog);
+	}
+
+	/** A send committed: look now instead of at the next poll. */
+	void wake() {
+		if (wakeups.availablePermits() == 0) {
+			wakeups.release();
+		}
+	}
+
+	/**
+	 * Seed 000's synchronous call, for the {@code nested-requires-new} switch only: pushes one row from inside the
+	 * caller's transaction (on its connection). Failures are swallowed, as in the seed; the row stays for the relay.
+	 */
+	void pushNow(long outboxId) {
+		Row row = jdbc.sql("SELECT id, mail_no, payload, attempts FROM outbox WHERE id = ?").param(outboxId)
+			.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("payload"), rs.getInt("attempts")))
+			.single();
+		try {
+			int status = send.push(row.id(), json.readValue(row.payload(), OutboxJob.class));
+			if (status == 200 || status == 201) {
+				jdbc.sql("UPDATE outbox SET sent_at = ? WHERE id = ?").params(now(), row.id()).update();
+				pushed.increment();
+			}
+		}
+		catch (Exception e) {
+			log.warn("outbox {}: synchronous push failed, left to the relay: {}", outboxId, e.toString());
+		}
+	}
+
+	private void run() {
+		long lastBacklog = 0;
+		while (running) {
+			try {
+				if (System.nanoTime() - lastBacklog > TimeUnit.SECONDS.toNanos(1)) {
+					backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
+						.query(Long.class).single());
+					lastBacklog = System.nanoTime();
+				}
+				int free = Math.min(slots.availablePermits(), settings.batchSize());
+				List<Row> claimed = free == 0 ? List.of() : claim(free);
+				for (Row row : claimed) {
+					slots.acquire();
+					pool.execute(() -> {
+						try {
+							push(row);
+						}
+						finally {
+							slots.release();
+							wake();
+						}
+					});
+				}
+				if (claimed.size() < free || free == 0) {
+					wakeups.tryAcquire(settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
+					wakeups.drainPermits();
+				}
+			}
+			catch (InterruptedException e) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (RuntimeException e) {
+				log.warn("outbox relay: {}", e.toString());
+				sleep(settings.pollInterval().multipliedBy(5));
+			}
+		}
+	}
+
+	private List<Row> claim(int limit) {
+		Timestamp now = now();
+		return tx.execute(status -> {
+			List<Row> rows = jdbc.sql("""
+					SELECT id, payload, attempts FROM outbox
+					WHERE sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= ?
+					ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED""")
+				.params(now, limit)
+				.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("payload"), rs.getInt("attempts") + 1))
+				.list();
+			Timestamp leaseEnd = Timestamp.from(now.toInstant().plus(settings.lease()));
+			for (Row row : rows) {
+				jdbc.sql("UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?")
+					.params(leaseEnd, row.id())
+					.update();
+			}
+			return rows;
+		});
+	}
+
+	private void push(Row row) {
+		String error;
+		int status = 0;
+		try {
+			status = send.push(row.id(), json.readValue(row.payload(), OutboxJob.class));
+			if (status == 200 || status == 201) {
+				jdbc.sql("UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?").params(now(), row.id()).update();
+				pushed.increment();
+				return;
+			}
+			error = "send answered " + status;
+		}
+		catch (java.nio.file.NoSuchFileException e) {
+			status = 410;
+			error = "EML file missing: " + e.getMessage();
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			return; // shutting down: the lease runs out and the row is claimed again
+		}
+		catch (Exception e) {
+			error = e.getClass().getSimpleName() + ": " + e.getMessage();
+		}
+		try {
+			settle(row, status, error);
+		}
+		catch (RuntimeException e) {
+			log.warn("outbox {}: could not record the failed push ({}); the lease runs out and it is retried", row.id(), e.toString());
+		}
+	}
+
+	private void settle(Row row, int status, String error) {
+		String trimmed = error.length() > 500 ? error.substring(0, 500) : error;
+		boolean permanent = status >= 400 && status < 500 && status != 408 && status != 429;
+		if (permanent) {
+			// a job send refuses as malformed will never pass: keep it visible instead of retrying forever
+			jdbc.sql("UPDATE outbox SET dead_at = ?, last_error = ? WHERE id = ?").params(now(), trimmed, row.id()).update();
+			dead.increment();
+			log.error("outbox {}: dead, not retried: {}", row.id(), trimmed);
+			return;
+		}
+		Timestamp next = Timestamp.from(Instant.now().plus(settings.backoffAfter(row.attempt())));
+		jdbc.sql("UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ?").params(next, trimmed, row.id()).update();
+		retried.increment();
+		if (row.attempt() == 1 || row.attempt() % 10 == 0) {
+			log.warn("outbox {}: push attempt {} failed, retrying: {}", row.id(), row.attempt(), trimmed);
+		}
+	}
+
+	private static Timestamp now() {
+		return Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
+	}
+
+	private static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration);
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public void start() {
+		running = true;
+		pool = Executors.newFixedThreadPool(settings.concurrency(), Thread.ofPlatform().name("outbox-", 0).factory());
+		loop = Thread.ofPlatform().name("outbox-relay").start(this::run);
+	}
+
+	@Override
+	public void stop() {
+		running = false;
+		loop.interrupt();
+		pool.shutdown();
+		try {
+			if (!pool.awaitTermination(15, TimeUnit.SECONDS)) {
+				pool.shutdownNow();
+			}
+			loop.join(Duration.ofSeconds(2));
+		}
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return running;
+	}
+
+	/** @param attempt this claim's attempt number */
+	private record Row(long id, String payload, int attempt) {
+	}
+}

@@ -1,0 +1,49 @@
+package dev.perflab.send;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * @param smtp the relay every message goes to
+ * @param delivery how many messages are in flight and how failures are retried
+ * @param receiptBaseUrl where the read-receipt links in delivered mail point (the gateway)
+ * @param maxEml the largest EML a job may carry
+ */
+@ConfigurationProperties("perflab.send")
+public record SendProperties(@DefaultValue Smtp smtp, @DefaultValue Delivery delivery,
+		@DefaultValue("http://127.0.0.1:8080") String receiptBaseUrl, @DefaultValue("10MB") DataSize maxEml) {
+
+	/**
+	 * @param host relay host
+	 * @param port relay port
+	 * @param connectTimeout connect timeout
+	 * @param timeout read and write timeout of one SMTP command
+	 * @param heloName the name sent in EHLO
+	 */
+	public record Smtp(@DefaultValue("127.0.0.1") String host, @DefaultValue("13025") int port,
+			@DefaultValue("2s") Duration connectTimeout, @DefaultValue("10s") Duration timeout,
+			@DefaultValue("send.perflab.local") String heloName) {
+	}
+
+	/**
+	 * @param concurrency jobs delivered at once per instance (bounded: the relay is a shared resource)
+	 * @param pollInterval how often an idle worker looks for due jobs (a new job also wakes it at once)
+	 * @param lease how long a claimed job stays with one worker; an instance that dies mid-job loses it after this
+	 * @param maxAttempts attempts before a recipient that keeps failing transiently is marked failed
+	 * @param backoff first retry delay, doubled per attempt
+	 * @param maxBackoff the longest retry delay
+	 */
+	public record Delivery(@DefaultValue("8") int concurrency, @DefaultValue("200ms") Duration pollInterval,
+			@DefaultValue("30s") Duration lease, @DefaultValue("12") int maxAttempts,
+			@DefaultValue("1s") Duration backoff, @DefaultValue("60s") Duration maxBackoff) {
+
+		public Duration backoffAfter(int attempts) {
+			long factor = 1L << Math.min(Math.max(attempts - 1, 0), 20);
+			Duration delay = backoff.multipliedBy(factor);
+			return delay.compareTo(maxBackoff) > 0 ? maxBackoff : delay;
+		}
+	}
+}

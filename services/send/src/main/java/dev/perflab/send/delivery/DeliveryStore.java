@@ -1,0 +1,149 @@
+package dev.perflab.send.delivery;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import dev.perflab.send.delivery.Job.Recipient;
+import dev.perflab.send.delivery.Outcome.Result;
+
+/**
+ * Every statement of the delivery loop, each in its own short transaction: a connection is never held while a
+ * message is on the wire (seed 000's pool starvation came from exactly that).
+ */
+@Component
+class DeliveryStore {
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate tx;
+
+	DeliveryStore(JdbcClient jdbc, TransactionTemplate tx) {
+		this.jdbc = jdbc;
+		this.tx = tx;
+	}
+
+	/** Claims up to {@code limit} due jobs; SKIP LOCKED lets several instances claim side by side without waiting. */
+	List<Long> claim(int limit, Duration lease) {
+		Timestamp now = now();
+		return tx.execute(status -> {
+			List<Long> due = jdbc.sql("""
+					SELECT mail_no FROM delivery_job WHERE status = 'PENDING' AND next_attempt_at <= ?
+					ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED""")
+				.params(now, limit)
+				.query(Long.class)
+				.list();
+			for (Long mailNo : due) {
+				jdbc.sql("UPDATE delivery_job SET status = 'SENDING', attempts = attempts + 1, lease_until = ? WHERE mail_no = ?")
+					.params(Timestamp.from(now.toInstant().plus(lease)), mailNo)
+					.update();
+			}
+			return due;
+		});
+	}
+
+	/** Jobs whose worker died (kill -9, lost node) go back to the queue once their lease has run out. */
+	int requeueExpired() {
+		Timestamp now = now();
+		return jdbc.sql("""
+				UPDATE delivery_job SET status = 'PENDING', next_attempt_at = ?, lease_until = NULL
+				WHERE status = 'SENDING' AND lease_until < ?""")
+			.params(now, now)
+			.update();
+	}
+
+	Optional<Job> load(long mailNo) {
+		List<Recipient> pending = jdbc.sql("SELECT email, kind FROM recipient WHERE mail_no = ? AND status = 'PENDING' ORDER BY email")
+			.param(mailNo)
+			.query((rs, i) -> new Recipient(rs.getString("email"), rs.getString("kind")))
+			.list();
+		return jdbc.sql("""
+				SELECT mail_no, office_no, sender, separate_send, cert_key, eml, attempts FROM delivery_job
+				WHERE mail_no = ? AND status = 'SENDING'""")
+			.param(mailNo)
+			.query((rs, i) -> new Job(rs.getLong("mail_no"), rs.getLong("office_no"), rs.getString("sender"),
+					rs.getBoolean("separate_send"), rs.getString("cert_key"), rs.getBytes("eml"), rs.getInt("attempts"),
+					pending))
+			.optional();
+	}
+
+	/**
+	 * Records one SMTP transaction's outcome at once, so a crash right after it re-sends as little as possible.
+	 * Only recipients still pending move: a settled recipient never changes again.
+	 */
+	void record(long mailNo, List<Outcome> outcomes) {
+		Timestamp now = now();
+		tx.executeWithoutResult(status -> {
+			for (Outcome o : outcomes) {
+				String next = switch (o.result()) {
+					case DELIVERED -> "DELIVERED";
+					case FAILED -> "FAILED";
+					case RETRY -> "PENDING";
+				};
+				jdbc.sql("""
+						UPDATE recipient SET status = ?, attempts = attempts + 1, last_reply = ?, message_id = ?,
+						  receipt_url = ?, delivered_at = ?
+						WHERE mail_no = ? AND email = ? AND status = 'PENDING'""")
+					.params(next, o.reply(), o.messageId(), o.receiptUrl(), o.result() == Result.DELIVERED ? now : null,
+							mailNo, o.email())
+					.update();
+			}
+		});
+	}
+
+	/**
+	 * Settles the job after a pass: done when no recipient is pending; otherwise due again after the backoff, or,
+	 * with the attempts used up, the remaining recipients fail. Conditional on the claim token: a worker whose
+	 * lease ran out (and whose job another worker took) changes nothing.
+	 *
+	 * @return the recipients still pending (0 when the job is done)
+	 */
+	int settle(Job job, int maxAttempts, Duration backoff) {
+		Timestamp now = now();
+		return tx.execute(status -> {
+			int pending = jdbc.sql("SELECT COUNT(*) FROM recipient WHERE mail_no = ? AND status = 'PENDING'")
+				.param(job.mailNo())
+				.query(Integer.class)
+				.single();
+			if (pending > 0 && job.attempt() >= maxAttempts) {
+				jdbc.sql("""
+						UPDATE recipient SET status = 'FAILED', last_reply = CONCAT('gave up after ', ?, ' attempts: ',
+						  COALESCE(last_reply, '')) WHERE mail_no = ? AND status = 'PENDING'""")
+					.params(job.attempt(), job.mailNo())
+					.update();
+				pending = 0;
+			}
+			if (pending == 0) {
+				jdbc.sql("""
+						UPDATE delivery_job SET status = 'DONE', lease_until = NULL, finished_at = ?
+						WHERE mail_no = ? AND status = 'SENDING' AND attempts = ?""")
+					.params(now, job.mailNo(), job.attempt())
+					.update();
+			}
+			else {
+				jdbc.sql("""
+						UPDATE delivery_job SET status = 'PENDING', lease_until = NULL, next_attempt_at = ?
+						WHERE mail_no = ? AND status = 'SENDING' AND attempts = ?""")
+					.params(Timestamp.from(now.toInstant().plus(backoff)), job.mailNo(), job.attempt())
+					.update();
+			}
+			return pending;
+		});
+	}
+
+	/** Jobs not yet done (the backlog a dashboard and the drain checks watch). */
+	long backlog() {
+		return jdbc.sql("SELECT COUNT(*) FROM delivery_job WHERE status <> 'DONE'").query(Long.class).single();
+	}
+
+	private static Timestamp now() {
+		return Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
+	}
+}

@@ -1,0 +1,176 @@
+package dev.perflab.send.delivery;
+
+import java.io.ByteArrayInputStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+
+import jakarta.mail.Address;
+import jakarta.mail.MessagingException;
+import jakarta.mail.SendFailedException;
+import jakarta.mail.Session;
+import jakarta.mail.Transport;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
+import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
+import org.eclipse.angus.mail.smtp.SMTPTransport;
+
+import org.springframework.stereotype.Component;
+
+import dev.perflab.send.SendProperties;
+import dev.perflab.send.delivery.Job.Recipient;
+import dev.perflab.send.delivery.Outcome.Result;
+
+/**
+ * One SMTP transaction per call, to the configured relay. Replies are sorted into delivered, failed for good (5xx)
+ * and retry later (4xx, timeouts, refused connections). The Message-ID is fixed per (mail, unit), so a message
+ * sent again after a crash between the relay's 250 and our commit is recognisably the same message.
+ */
+@Component
+class SmtpRelay {
+
+	/** the reply recorded when the relay said nothing (refused connection, timeout) */
+	static final String NO_REPLY = "no reply: ";
+
+	private final Session session;
+
+	private final String receiptBaseUrl;
+
+	SmtpRelay(SendProperties properties) {
+		SendProperties.Smtp smtp = properties.smtp();
+		Properties props = new Properties();
+		props.put("mail.smtp.host", smtp.host());
+		props.put("mail.smtp.port", String.valueOf(smtp.port()));
+		props.put("mail.smtp.connectiontimeout", String.valueOf(smtp.connectTimeout().toMillis()));
+		props.put("mail.smtp.timeout", String.valueOf(smtp.timeout().toMillis()));
+		props.put("mail.smtp.writetimeout", String.valueOf(smtp.timeout().toMillis()));
+		props.put("mail.smtp.localhost", smtp.heloName());
+		// deliver to the recipients the relay accepts even when it refuses some (their failure is recorded per address)
+		props.put("mail.smtp.sendpartial", "true");
+		this.session = Session.getInstance(props);
+		this.receiptBaseUrl = properties.receiptBaseUrl().replaceAll("/+$", "");
+	}
+
+	List<Outcome> send(Job job, List<Recipient> unit) {
+		String messageId = messageId(job, unit);
+		String receiptUrl = job.certKey() == null ? null : receiptUrl(job, unit.getFirst().email());
+		try {
+			MimeMessage message = new MimeMessage(session, new ByteArrayInputStream(job.eml()));
+			message.setHeader("Message-ID", messageId);
+			message.setHeader("X-Perflab-Mail", String.valueOf(job.mailNo()));
+			if (receiptUrl != null) {
+				message.setHeader("X-Perflab-Receipt-Confirm", receiptUrl);
+			}
+			Address[] envelope = new Address[unit.size()];
+			for (int i = 0; i < envelope.length; i++) {
+				envelope[i] = new InternetAddress(unit.get(i).email(), false);
+			}
+			try (Transport transport = session.getTransport("smtp")) {
+				transport.connect();
+				transport.sendMessage(message, envelope);
+				String reply = reply(transport);
+				return all(unit, Result.DELIVERED, reply, messageId, receiptUrl);
+			}
+		}
+		catch (SMTPSendFailedException e) {
+			// MAIL FROM or DATA refused: the whole unit shares that fate (partial RCPT refusals arrive here too)
+			if (e.getValidSentAddresses() != null && e.getValidSentAddresses().length > 0) {
+				return partial(e, unit, messageId, receiptUrl);
+			}
+			return all(unit, e.getReturnCode() >= 500 ? Result.FAILED : Result.RETRY, trim(e.getMessage()), messageId,
+					receiptUrl);
+		}
+		catch (SendFailedException e) {
+			return partial(e, unit, messageId, receiptUrl);
+		}
+		catch (MessagingException | RuntimeException e) {
+			return all(unit, Result.RETRY, trim(NO_REPLY + e.getClass().getSimpleName() + ": " + e.getMessage()), messageId,
+					receiptUrl);
+		}
+	}
+
+	private static List<Outcome> partial(SendFailedException e, List<Recipient> unit, String messageId, String receiptUrl) {
+		Set<String> sent = emails(e.getValidSentAddresses());
+		List<Outcome> outcomes = new ArrayList<>();
+		for (Recipient recipient : unit) {
+			if (sent.contains(recipient.email())) {
+				outcomes.add(new Outcome(recipient.email(), Result.DELIVERED, "250 accepted", messageId, receiptUrl));
+				continue;
+			}
+			SMTPAddressFailedException refusal = refusal(e, recipient.email());
+			if (refusal != null) {
+				outcomes.add(new Outcome(recipient.email(), refusal.getReturnCode() >= 500 ? Result.FAILED : Result.RETRY,
+						trim(refusal.getReturnCode() + " " + refusal.getMessage()), messageId, receiptUrl));
+			}
+			else {
+				outcomes.add(new Outcome(recipient.email(), Result.RETRY, trim(e.getMessage()), messageId, receiptUrl));
+			}
+		}
+		return outcomes;
+	}
+
+	private static SMTPAddressFailedException refusal(MessagingException e, String email) {
+		Exception next = e;
+		while (next instanceof MessagingException m) {
+			if (m instanceof SMTPAddressFailedException failed && failed.getAddress().getAddress().equalsIgnoreCase(email)) {
+				return failed;
+			}
+			next = m.getNextException();
+		}
+		return null;
+	}
+
+	private static Set<String> emails(Address[] addresses) {
+		Set<String> out = new HashSet<>();
+		if (addresses != null) {
+			for (Address address : addresses) {
+				out.add(((InternetAddress) address).getAddress().toLowerCase(java.util.Locale.ROOT));
+			}
+		}
+		return out;
+	}
+
+	private static List<Outcome> all(List<Recipient> unit, Result result, String reply, String messageId,
+			String receiptUrl) {
+		return unit.stream().map(r -> new Outcome(r.email(), result, reply, messageId, receiptUrl)).toList();
+	}
+
+	private static String reply(Transport transport) {
+		return transport instanceof SMTPTransport smtp ? trim(smtp.getLastServerResponse()) : "250";
+	}
+
+	private String receiptUrl(Job job, String email) {
+		return receiptBaseUrl + "/v2/office/" + job.office() + "/receipt-confirm/" + job.certKey() + "/email/"
+				+ URLEncoder.encode(email, StandardCharsets.UTF_8);
+	}
+
+	/** {@code <mailNo>@send.perflab} for a shared message, {@code <mailNo>.<hash of the address>@send.perflab} per recipient */
+	private static String messageId(Job job, List<Recipient> unit) {
+		if (!job.separateSend() && job.certKey() == null) {
+			return "<" + job.mailNo() + "@send.perflab>";
+		}
+		try {
+			byte[] hash = MessageDigest.getInstance("SHA-256").digest(unit.getFirst().email().getBytes(StandardCharsets.UTF_8));
+			return "<" + job.mailNo() + "." + HexFormat.of().formatHex(hash, 0, 8) + "@send.perflab>";
+		}
+		catch (NoSuchAlgorithmException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+
+	private static String trim(String reply) {
+		if (reply == null) {
+			return null;
+		}
+		String flat = reply.replaceAll("\\s+", " ").trim();
+		return flat.length() > 500 ? flat.substring(0, 500) : flat;
+	}
+}

@@ -1,0 +1,28 @@
+package dev.perflab.send.job;
+
+import java.util.List;
+
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
+
+/**
+ * A delivery job as mail's outbox relay hands it over (snake_case on the wire). It carries everything delivery
+ * needs, the EML as base64 included: send never reads mail's tables or files.
+ *
+ * @param office the sender's office
+ * @param owner the login that may read the delivery status
+ * @param from the envelope sender
+ * @param separateSend one message per recipient instead of one message to all
+ * @param certKey the read-receipt key; when set, each recipient gets their own message carrying their own link
+ * @param eml the message, base64
+ */
+record JobRequest(@NotNull @Positive Long office, @NotBlank @Size(max = 64) String owner, @NotNull String from,
+		@Size(max = 300) List<String> to, @Size(max = 300) List<String> cc, @Size(max = 300) List<String> bcc,
+		boolean separateSend, @Size(min = 1, max = 64) String certKey, @NotNull String eml) {
+
+	static List<String> orEmpty(List<String> list) {
+		return list == null ? List.of() : list;
+	}
+}

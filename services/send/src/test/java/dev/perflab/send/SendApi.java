@@ -1,0 +1,100 @@
+package dev.perflab.send;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import jakarta.mail.Message;
+import jakarta.mail.MessagingException;
+import jakarta.mail.Session;
+import jakarta.mail.internet.InternetAddress;
+import jakarta.mail.internet.MimeMessage;
+import tools.jackson.databind.json.JsonMapper;
+
+/** Real HTTP to the send service under test, as mail's relay and the gateway would call it. */
+record SendApi(int port) {
+
+	static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final HttpClient CLIENT = HttpClient.newHttpClient();
+
+	HttpResponse<String> put(long mailNo, String body) {
+		return put("/internal/jobs/" + mailNo, "application/json", body);
+	}
+
+	HttpResponse<String> put(String path, String contentType, String body) {
+		return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+			.PUT(HttpRequest.BodyPublishers.ofString(body)));
+	}
+
+	HttpResponse<String> delivery(String user, String path) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path));
+		if (user != null) {
+			request.header("X-Perflab-User", user).header("X-Perflab-Office", "1");
+		}
+		return send(request.GET());
+	}
+
+	private URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + port + path);
+	}
+
+	private static HttpResponse<String> send(HttpRequest.Builder request) {
+		try {
+			return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException | InterruptedException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+
+	static Map<?, ?> json(HttpResponse<String> response) {
+		return JSON.readValue(response.body(), Map.class);
+	}
+
+	/** A job body as mail's relay sends it, with a real EML. */
+	static String job(String owner, List<String> to, List<String> cc, List<String> bcc, boolean separate, String certKey) {
+		Map<String, Object> body = new java.util.LinkedHashMap<>();
+		body.put("office", 1);
+		body.put("owner", owner);
+		body.put("from", owner + "@perflab.test");
+		body.put("to", to);
+		body.put("cc", cc);
+		body.put("bcc", bcc);
+		body.put("separate_send", separate);
+		if (certKey != null) {
+			body.put("cert_key", certKey);
+		}
+		body.put("eml", Base64.getEncoder().encodeToString(eml(owner + "@perflab.test", to, cc, "hello " + to)));
+		return JSON.writeValueAsString(body);
+	}
+
+	static byte[] eml(String from, List<String> to, List<String> cc, String subject) {
+		try {
+			MimeMessage message = new MimeMessage(Session.getInstance(new Properties()));
+			message.setFrom(new InternetAddress(from));
+			for (String address : to) {
+				message.addRecipient(Message.RecipientType.TO, new InternetAddress(address));
+			}
+			for (String address : cc) {
+				message.addRecipient(Message.RecipientType.CC, new InternetAddress(address));
+			}
+			message.setSubject(subject, "UTF-8");
+			message.setText("contentcontent121212", "UTF-8");
+			message.saveChanges();
+			ByteArrayOutputStream out = new ByteArrayOutputStream();
+			message.writeTo(out);
+			return out.toByteArray();
+		}
+		catch (MessagingException | IOException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+}

@@ -1,0 +1,241 @@
+package dev.perflab.send;
+
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The send service over real HTTP against the local MariaDB ({@code perflab_send_test}) and a real SMTP server
+ * (GreenMail, through a forwarder the tests can cut to take the relay down).
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+		"spring.datasource.url=jdbc:mysql://127.0.0.1:${PERFLAB_MYSQL_PORT:13306}/perflab_send_test",
+		"perflab.send.delivery.poll-interval=50ms", "perflab.send.delivery.backoff=100ms",
+		"perflab.send.delivery.max-backoff=400ms", "perflab.send.smtp.connect-timeout=500ms",
+		"perflab.send.smtp.timeout=2s" })
+class SendServiceTest {
+
+	// mail numbers unique across runs against the same database
+	private static final AtomicLong NUMBERS = new AtomicLong(System.currentTimeMillis() * 100);
+
+	static final SmtpSwitch SMTP = smtpSwitch();
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcTemplate jdbc;
+
+	SendApi api;
+
+	@DynamicPropertySource
+	static void smtp(DynamicPropertyRegistry registry) {
+		registry.add("perflab.send.smtp.port", SMTP::port);
+	}
+
+	@BeforeEach
+	void client() {
+		api = new SendApi(port);
+		SMTP.on();
+	}
+
+	@AfterAll
+	static void closeSwitch() throws IOException {
+		SMTP.close();
+	}
+
+	@Test
+	void deliversAnAcceptedJobOnceToEveryRecipientBccOnlyInTheEnvelope() {
+		long no = NUMBERS.incrementAndGet();
+		String to = "to" + no + "@example.com", cc = "cc" + no + "@example.com", bcc = "bcc" + no + "@example.com";
+		String body = SendApi.job("alice", List.of(to), List.of(cc), List.of(bcc), false, null);
+
+		HttpResponse<String> created = api.put(no, body);
+		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+		assertThat(created.headers().firstValue("Location")).hasValue("/v2/mails/" + no + "/delivery");
+		HttpResponse<String> again = api.put(no, body);
+		assertThat(again.statusCode()).as("the same job twice is a no-op").isEqualTo(200);
+		assertThat(SendApi.json(again).get("created")).isEqualTo(false);
+
+		Map<?, ?> delivery = awaitDone("alice", no);
+		assertThat(delivery.get("status")).isEqualTo("done");
+		assertThat(recipients(delivery)).extracting(r -> (Object) r.get("status")).containsOnly("delivered");
+		for (String address : List.of(to, cc, bcc)) {
+			List<String> inbox = Inboxes.of(address, no);
+			assertThat(inbox).as(address).hasSize(1);
+			assertThat(inbox.getFirst()).contains("Message-ID: <" + no + "@send.perflab>").doesNotContain("Bcc:");
+		}
+	}
+
+	@Test
+	void readReceiptsGiveEachRecipientTheirOwnMessageAndTag() {
+		long no = NUMBERS.incrementAndGet();
+		String jerry = "jerry" + no + "@example.com", tom = "tom" + no + "@example.com";
+		assertThat(api.put(no, SendApi.job("alice", List.of(jerry, tom), List.of(), List.of(), false, "key" + no)).statusCode())
+			.isEqualTo(201);
+
+		Map<?, ?> delivery = awaitDone("alice", no);
+		for (Map<?, ?> recipient : recipients(delivery)) {
+			String email = (String) recipient.get("email");
+			String url = "http://127.0.0.1:8080/v2/office/1/receipt-confirm/key" + no + "/email/" + email.replace("@", "%40");
+			assertThat(recipient.get("receipt_url")).isEqualTo(url);
+			List<String> inbox = Inboxes.of(email, no);
+			assertThat(inbox).hasSize(1);
+			assertThat(inbox.getFirst()).contains("X-Perflab-Receipt-Confirm: " + url);
+		}
+		assertThat(recipients(delivery)).extracting(r -> (Object) r.get("message_id")).doesNotHaveDuplicates();
+	}
+
+	@Test
+	void separateSendDeliversOneMessagePerRecipient() {
+		long no = NUMBERS.incrementAndGet();
+		List<String> to = List.of("a" + no + "@example.com", "b" + no + "@example.com", "c" + no + "@example.com");
+		assertThat(api.put(no, SendApi.job("alice", to, List.of(), List.of(), true, null)).statusCode()).isEqualTo(201);
+		awaitDone("alice", no);
+		for (String address : to) {
+			assertThat(Inboxes.of(address, no)).as(address).hasSize(1);
+		}
+	}
+
+	@Test
+	void aRelayThatIsDownQueuesTheJobAndDeliversItWhenItReturns() throws InterruptedException {
+		SMTP.off();
+		long no = NUMBERS.incrementAndGet();
+		String to = "queued" + no + "@example.com";
+		assertThat(api.put(no, SendApi.job("alice", List.of(to), List.of(), List.of(), false, null)).statusCode()).isEqualTo(201);
+
+		Instant until = Instant.now().plus(Duration.ofSeconds(10));
+		Map<?, ?> delivery;
+		do {
+			Thread.sleep(100);
+			delivery = SendApi.json(api.delivery("alice", "/v2/mails/" + no + "/delivery"));
+		}
+		while (((Number) delivery.get("attempts")).intValue() < 2 && Instant.now().isBefore(until));
+		assertThat(delivery.get("status")).as("still queued while the relay is down").isNotEqualTo("done");
+		assertThat((String) recipients(delivery).getFirst().get("last_reply")).startsWith("no reply");
+		assertThat(Inboxes.of(to, no)).isEmpty();
+
+		SMTP.on();
+		assertThat(awaitDone("alice", no).get("status")).isEqualTo("done");
+		assertThat(Inboxes.of(to, no)).hasSize(1);
+	}
+
+	@Test
+	void anotherJobUnderATakenMailNumberIsAConflict() {
+		long no = NUMBERS.incrementAndGet();
+		assertThat(api.put(no, SendApi.job("alice", List.of("x" + no + "@example.com"), List.of(), List.of(), false, null))
+			.statusCode()).isEqualTo(201);
+		HttpResponse<String> conflict = api.put(no,
+				SendApi.job("alice", List.of("y" + no + "@example.com"), List.of(), List.of(), false, null));
+		assertProblem(conflict, 409);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = {
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"bad address\"],\"eml\":\"aGk=\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\\r\\nRCPT TO:<v@x.com>\"],\"eml\":\"aGk=\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"Name <a@example.com>\"],\"eml\":\"aGk=\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[],\"eml\":\"aGk=\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"not base64!\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\",\"cert_key\":\"k 1\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"]}",
+			"{\"office\":0,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}",
+			"{\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"not-an-address\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\",\"evil\":1}",
+			"{\"office\":\"one\",\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}",
+			"{\"office\":1,",
+			"[]" })
+	void refusesBadJobsWithoutWritingAnything(String body) {
+		long no = NUMBERS.incrementAndGet();
+		long jobs = count("delivery_job"), recipients = count("recipient");
+		assertProblem(api.put(no, body), 400);
+		assertThat(count("delivery_job")).isEqualTo(jobs);
+		assertThat(count("recipient")).isEqualTo(recipients);
+	}
+
+	@Test
+	void refusesBadPathsMediaTypesAndOversizedJobs() {
+		String body = SendApi.job("alice", List.of("a@example.com"), List.of(), List.of(), false, null);
+		assertProblem(api.put("/internal/jobs/abc", "application/json", body), 400);
+		assertProblem(api.put("/internal/jobs/-5", "application/json", body), 400);
+		assertProblem(api.put("/internal/jobs/5", "text/plain", body), 415);
+		String huge = body.replaceFirst("\"eml\":\"[^\"]*\"", "\"eml\":\"" + "QUFB".repeat(4_000_000) + "\"");
+		assertProblem(api.put("/internal/jobs/" + NUMBERS.incrementAndGet(), "application/json", huge), 413);
+	}
+
+	@Test
+	void deliveryStatusIsTheCallersOwn() {
+		long no = NUMBERS.incrementAndGet();
+		assertThat(api.put(no, SendApi.job("alice", List.of("z" + no + "@example.com"), List.of(), List.of(), false, null))
+			.statusCode()).isEqualTo(201);
+		assertThat(api.delivery("alice", "/v2/mails/" + no + "/delivery").statusCode()).isEqualTo(200);
+		assertProblem(api.delivery("bob", "/v2/mails/" + no + "/delivery"), 404);
+		assertProblem(api.delivery(null, "/v2/mails/" + no + "/delivery"), 401);
+		assertProblem(api.delivery("alice", "/v2/mails/x1/delivery"), 400);
+		assertProblem(api.delivery("alice", "/v2/mails/" + (no + 1_000_000) + "/delivery"), 404);
+	}
+
+	private Map<?, ?> awaitDone(String owner, long no) {
+		Instant until = Instant.now().plus(Duration.ofSeconds(20));
+		while (true) {
+			HttpResponse<String> response = api.delivery(owner, "/v2/mails/" + no + "/delivery");
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+			Map<?, ?> delivery = SendApi.json(response);
+			if ("done".equals(delivery.get("status"))) {
+				return delivery;
+			}
+			assertThat(Instant.now()).as("delivery of mail %d done in time: %s", no, delivery).isBefore(until);
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException e) {
+				throw new IllegalStateException(e);
+			}
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<?, ?>> recipients(Map<?, ?> delivery) {
+		return (List<Map<?, ?>>) delivery.get("recipients");
+	}
+
+	private long count(String table) {
+		return jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Long.class);
+	}
+
+	static void assertProblem(HttpResponse<String> response, int status) {
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				type -> assertThat(type).startsWith("application/problem+json"));
+	}
+
+	private static SmtpSwitch smtpSwitch() {
+		try {
+			return new SmtpSwitch(Inboxes.SMTP_PORT);
+		}
+		catch (IOException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+}
