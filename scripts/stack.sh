@@ -169,7 +169,11 @@ status() {
 
 case "${1:-}" in
   stores) stores ;;
-  start) shift; for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; [ "$n" = "$1" ] && { start_app "$n" "$m" "$p"; wait_ready "$n" "$p" 120; }; done ;;
+  start)
+    for app in "${APPS[@]}"; do
+      IFS=: read -r n m p <<<"$app"
+      if [ "$n" = "$2" ]; then build_jars "$m"; start_app "$n" "$m" "$p"; wait_ready "$n" "$p" 120; fi
+    done ;;
   stop) stop "$2" ;;
   up) up ;;
   down) down ;;
