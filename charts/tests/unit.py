@@ -64,9 +64,10 @@ def java_opts(docs, svc="shortener"):
     return env(docs, svc)["JAVA_TOOL_OPTIONS"].split()
 
 
-MAIL = '--set-json services.mail={"enabled":true,"port":8081,"image":{"repository":"perflab/mail"},' \
-       '"resources":{"limits":{"cpu":"1","memory":"1536Mi"}},"stores":["mysql"],"hikari":{"maximumPoolSize":10},' \
-       '"lab":{"listCount":"left-join"}}'
+# A service the chart does not ship yet (seed 002's route), added as a values block only.
+ROUTE = '--set-json services.route={"enabled":true,"port":8083,"image":{"repository":"perflab/route"},' \
+        '"resources":{"limits":{"cpu":"1","memory":"1536Mi"}},"stores":["mysql"],"hikari":{"maximumPoolSize":12},' \
+        '"lab":{"pointsFetch":"interface-projection"}}'
 
 TESTS = []
 
@@ -159,29 +160,127 @@ def gateway_refuses_to_render_without_a_jwt_key():
 
 @test
 def a_new_service_is_a_values_block_only():
-    docs = render(MAIL)
-    e = env(docs, "mail")
-    assert e["SPRING_DATASOURCE_URL"] == "jdbc:mysql://t-perflab-mysql:3306/perflab_mail", e
-    assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "10"
-    assert e["PERFLAB_MAIL_LISTCOUNT"] == "left-join"
-    assert env(docs, "gateway")["PERFLAB_GATEWAY_SERVICES_MAIL"] == "http://t-perflab-mail:8081"
-    one(docs, "StatefulSet", "t-perflab-mysql")
+    docs = render(ROUTE)
+    e = env(docs, "route")
+    assert e["PERFLAB_MYSQL_HOST"] == "t-perflab-mysql" and e["PERFLAB_MYSQL_PORT"] == "3306", e
+    assert e["PERFLAB_ROUTE_DB"] == "perflab_route" and e["PERFLAB_MYSQL_USER"] == "perflab"
+    assert e["PERFLAB_MYSQL_PASSWORD"] == {"secretKeyRef": {"name": "t-perflab-mysql", "key": "password"}}
+    assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "12"
+    assert e["PERFLAB_ROUTE_POINTSFETCH"] == "interface-projection"
+    assert not any(k.startswith("SPRING_DATASOURCE_") and "HIKARI" not in k for k in e), "the app builds its JDBC URL"
+    assert "PERFLAB_ROUTE_STORAGE" not in e and len(container(docs, "route")["volumeMounts"]) == 1  # /tmp only
+    assert env(docs, "gateway")["PERFLAB_GATEWAY_SERVICES_ROUTE"] == "http://t-perflab-route:8083"
     sql = one(docs, "ConfigMap", "t-perflab-mysql-initdb")["data"]["10-databases.sql"]
-    assert "CREATE DATABASE IF NOT EXISTS `perflab_mail`" in sql and "perflab_shortener" not in sql, sql
+    for db in ["perflab_mail", "perflab_send", "perflab_route"]:
+        assert f"CREATE DATABASE IF NOT EXISTS `{db}`" in sql, sql
+    assert "perflab_shortener" not in sql, sql
     for kind in ["Service", "PodDisruptionBudget", "NetworkPolicy"]:
-        one(docs, kind, "t-perflab-mail")
+        one(docs, kind, "t-perflab-route")
+
+
+# --- mail and send (seed 000) ----------------------------------------------------------------------------------------
+
+@test
+def mail_gets_mysql_its_three_lab_switches_and_a_pool_of_ten():
+    docs = render()
+    e = env(docs, "mail")
+    assert e["PERFLAB_MYSQL_HOST"] == "t-perflab-mysql" and e["PERFLAB_MAIL_DB"] == "perflab_mail", e
+    assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "10"
+    assert (e["PERFLAB_MAIL_LISTCOUNT"], e["PERFLAB_MAIL_EMLREAD"], e["PERFLAB_MAIL_SENDHANDOFF"]) == \
+        ("not-exists", "streaming", "outbox"), e
+    flipped = env(render(values=(str(CHART / "ci" / "lab-flipped-values.yaml"),)), "mail")
+    assert (flipped["PERFLAB_MAIL_LISTCOUNT"], flipped["PERFLAB_MAIL_EMLREAD"], flipped["PERFLAB_MAIL_SENDHANDOFF"]) == \
+        ("left-join", "in-memory", "nested-requires-new"), flipped
+    for bad in ["listCount=left-outer-join", "emlRead=mmap", "sendHandoff=requires-new", "sendHandof=outbox"]:
+        err = refuses(f"services.mail.lab.{bad}")
+        assert "must be one of" in err or "not allowed" in err, (bad, err)
+    d = one(docs, "Deployment", "t-perflab-mail")["spec"]
+    assert d["replicas"] == 2 and container(docs, "mail")["resources"]["limits"]["memory"] == "1536Mi"
+    assert java_opts(docs, "mail")[:3] == ["-XX:+UseG1GC", "-Xms1g", "-Xmx1g"]
+
+
+@test
+def mail_writes_eml_files_to_a_kept_claim_mounted_where_perflab_mail_storage_points():
+    docs = render()
+    c = container(docs, "mail")
+    mount = [m for m in c["volumeMounts"] if m["name"] == "storage"]
+    assert mount == [{"name": "storage", "mountPath": "/var/lib/perflab/mail"}], c["volumeMounts"]
+    assert env(docs, "mail")["PERFLAB_MAIL_STORAGE"] == "/var/lib/perflab/mail"
+    vols = {v["name"]: v for v in one(docs, "Deployment", "t-perflab-mail")["spec"]["template"]["spec"]["volumes"]}
+    assert vols["storage"]["persistentVolumeClaim"] == {"claimName": "t-perflab-mail"}, vols
+    pvc = one(docs, "PersistentVolumeClaim", "t-perflab-mail")
+    assert pvc["spec"]["accessModes"] == ["ReadWriteOnce"] and pvc["spec"]["resources"]["requests"]["storage"] == "10Gi"
+    assert "storageClassName" not in pvc["spec"]
+    assert pvc["metadata"]["annotations"]["helm.sh/resource-policy"] == "keep"
+    rwx = render("--set-json services.mail.persistence.accessModes=[\"ReadWriteMany\"]",
+                 "services.mail.persistence.storageClass=nfs", "services.mail.persistence.size=50Gi")
+    pvc = one(rwx, "PersistentVolumeClaim", "t-perflab-mail")["spec"]
+    assert pvc["accessModes"] == ["ReadWriteMany"] and pvc["storageClassName"] == "nfs"
+    assert pvc["resources"]["requests"]["storage"] == "50Gi"
+    # an existing claim is mounted as is; persistence off is an emptyDir; neither creates a claim
+    mine = render("services.mail.persistence.existingClaim=eml-nfs")
+    assert not [d for d in mine if d["kind"] == "PersistentVolumeClaim"]
+    vols = {v["name"]: v for v in one(mine, "Deployment", "t-perflab-mail")["spec"]["template"]["spec"]["volumes"]}
+    assert vols["storage"]["persistentVolumeClaim"] == {"claimName": "eml-nfs"}
+    off = render("services.mail.persistence.enabled=false")
+    assert not [d for d in off if d["kind"] == "PersistentVolumeClaim"]
+    vols = {v["name"]: v for v in one(off, "Deployment", "t-perflab-mail")["spec"]["template"]["spec"]["volumes"]}
+    assert vols["storage"] == {"name": "storage", "emptyDir": {}}
+    assert env(off, "mail")["PERFLAB_MAIL_STORAGE"] == "/var/lib/perflab/mail"
+    assert not [d for d in render("services.mail.enabled=false") if d["kind"] == "PersistentVolumeClaim"]
+    assert "not allowed" in refuses("services.mail.persistence.accesModes=ReadWriteMany")
+    assert "must be one of" in refuses("--set-json services.mail.persistence.accessModes=[\"ReadWriteAll\"]")
+
+
+@test
+def mail_relays_to_send_only_while_send_is_enabled():
+    assert env(render(), "mail")["PERFLAB_MAIL_RELAY_SENDURL"] == "http://t-perflab-send:8082"
+    assert env(render("services.send.port=9082"), "mail")["PERFLAB_MAIL_RELAY_SENDURL"] == "http://t-perflab-send:9082"
+    assert "PERFLAB_MAIL_RELAY_SENDURL" not in env(render("services.send.enabled=false"), "mail")
+    err = refuses("--set-json services.send.allowFrom=[]")
+    assert "services.send.allowFrom does not list mail" in err, err
+    assert "there is no service" in refuses("services.mail.serviceUrls.PERFLAB_MAIL_RELAY_SENDURL=sned")
+
+
+@test
+def send_gets_mysql_and_the_smtp_relay_mailpit_or_external():
+    docs = render()
+    e = env(docs, "send")
+    assert e["PERFLAB_MYSQL_HOST"] == "t-perflab-mysql" and e["PERFLAB_SEND_DB"] == "perflab_send", e
+    assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "10"
+    assert e["PERFLAB_SEND_SMTP_HOST"] == "t-perflab-smtp" and e["PERFLAB_SEND_SMTP_PORT"] == "1025", e
+    assert not any(k.startswith("SPRING_MAIL") for k in e)
+    assert not [k for k in e if k.startswith("PERFLAB_SEND_") and k not in
+                ("PERFLAB_SEND_DB", "PERFLAB_SEND_SMTP_HOST", "PERFLAB_SEND_SMTP_PORT")], "send has no lab switches"
+    assert container(docs, "smtp", "StatefulSet")["image"] == "axllent/mailpit:v1.27"
+    assert "not allowed" in refuses("services.send.lab.sendHandoff=outbox")
+    ext = env(render("stores.smtp.deploy=false", "stores.smtp.external.host=relay.example.net"), "send")
+    assert ext["PERFLAB_SEND_SMTP_HOST"] == "relay.example.net"
+    assert "stores.smtp.external.host is required" in refuses("stores.smtp.deploy=false")
+
+
+@test
+def gateway_routes_to_mail_and_send():
+    g = env(render(), "gateway")
+    assert g["PERFLAB_GATEWAY_SERVICES_MAIL"] == "http://t-perflab-mail:8081", g
+    assert g["PERFLAB_GATEWAY_SERVICES_SEND"] == "http://t-perflab-send:8082", g
+    assert "PERFLAB_GATEWAY_SERVICES_SEND" not in env(render("services.send.enabled=false"), "gateway")
 
 
 @test
 def hikari_is_only_for_mysql_services():
     assert "does not use mysql" in refuses("services.shortener.hikari.maximumPoolSize=5")
-    assert not any(k.startswith("SPRING_DATASOURCE") for k in env(render(), "shortener"))
+    assert not any(k.startswith(("SPRING_DATASOURCE", "PERFLAB_MYSQL")) for k in env(render(), "shortener"))
 
 
 @test
 def stores_render_only_when_a_service_uses_them():
     names = {(d["kind"], d["metadata"]["name"]) for d in render()}
-    assert ("StatefulSet", "t-perflab-mongodb") in names and ("StatefulSet", "t-perflab-redis") in names
+    for store in ["mongodb", "redis", "mysql", "smtp"]:
+        assert ("StatefulSet", f"t-perflab-{store}") in names, (store, names)
+    names = {(d["kind"], d["metadata"]["name"]) for d in render("services.send.enabled=false")}
+    assert ("StatefulSet", "t-perflab-mysql") in names and not any(n.endswith("-smtp") for _, n in names), names
+    names = {(d["kind"], d["metadata"]["name"]) for d in render("services.send.enabled=false", "services.mail.enabled=false")}
     assert not any(n.endswith(("-mysql", "-smtp")) for _, n in names), names
     names = {(d["kind"], d["metadata"]["name"]) for d in render("services.shortener.enabled=false")}
     assert not any(n.endswith("-mongodb") for _, n in names), names
@@ -197,7 +296,6 @@ def chart_managed_stores_use_official_images_pvcs_and_generated_secrets():
         assert sts["spec"]["volumeClaimTemplates"][0]["spec"]["resources"]["requests"]["storage"]
         sec = one(docs, "Secret", f"t-perflab-{store}")
         assert len(__import__("base64").b64decode(sec["data"]["password"])) == 24
-    docs = render(MAIL)
     mysql = env(docs, "mysql", "StatefulSet")
     assert container(docs, "mysql", "StatefulSet")["image"] == "mysql:8.4"
     assert mysql["MYSQL_ROOT_PASSWORD"]["secretKeyRef"]["key"] == "root-password"
@@ -207,12 +305,17 @@ def chart_managed_stores_use_official_images_pvcs_and_generated_secrets():
 def external_stores_render_no_statefulset_and_read_credentials_from_existing_secrets():
     docs = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
     assert not [d for d in docs if d["kind"] == "StatefulSet"]
+    assert env(docs, "send")["PERFLAB_SEND_SMTP_HOST"] == "smtp.mail.svc.cluster.local"
+    assert env(docs, "mail")["PERFLAB_MYSQL_HOST"] == "mysql.data.svc.cluster.local"
+    assert env(docs, "mail")["PERFLAB_MYSQL_PASSWORD"]["secretKeyRef"]["name"] == "perflab-mysql-auth"
     s = env(docs, "shortener")
     assert s["SPRING_MONGODB_URI"] == {"secretKeyRef": {"name": "perflab-mongodb-uri", "key": "uri"}}
     assert s["SPRING_DATA_REDIS_HOST"] == "redis.data.svc.cluster.local"
     assert s["SPRING_DATA_REDIS_PASSWORD"]["secretKeyRef"]["name"] == "perflab-redis-auth"
     assert not [d for d in docs if d["kind"] == "Secret"], "no chart Secret when every credential is external"
     assert "external.host is required" in refuses("stores.redis.deploy=false")
+    err = refuses("stores.mysql.deploy=false", "stores.mysql.external.host=db.example.net")
+    assert "stores.mysql.auth.existingSecret (key `password`) is required" in err, err
     uri = env(render("stores.mongodb.deploy=false", "stores.mongodb.external.uri=mongodb://m:27017/x"), "shortener")
     assert uri["SPRING_MONGODB_URI"] == "mongodb://m:27017/x"
 
@@ -221,7 +324,7 @@ def external_stores_render_no_statefulset_and_read_credentials_from_existing_sec
 
 @test
 def every_object_carries_the_recommended_labels_and_no_namespace():
-    for d in render(MAIL, values=(str(CHART / "ci" / "monitoring-values.yaml"),)):
+    for d in render(ROUTE, values=(str(CHART / "ci" / "monitoring-values.yaml"),)):
         labels = d["metadata"]["labels"]
         for k in ["app.kubernetes.io/instance", "app.kubernetes.io/managed-by", "app.kubernetes.io/part-of",
                   "app.kubernetes.io/version", "helm.sh/chart"]:
@@ -236,9 +339,10 @@ def every_object_carries_the_recommended_labels_and_no_namespace():
 @test
 def probes_use_the_actuator_health_groups_on_the_service_port():
     docs = render()
-    for svc in ["gateway", "shortener"]:
+    ports = {"gateway": 8080, "mail": 8081, "send": 8082, "shortener": 8084}
+    for svc in ports:
         c = container(docs, svc)
-        assert c["ports"] == [{"name": "http", "containerPort": {"gateway": 8080, "shortener": 8084}[svc], "protocol": "TCP"}]
+        assert c["ports"] == [{"name": "http", "containerPort": ports[svc], "protocol": "TCP"}]
         assert c["startupProbe"]["httpGet"] == {"path": "/actuator/health/liveness", "port": "http"}
         assert c["livenessProbe"]["httpGet"] == {"path": "/actuator/health/liveness", "port": "http"}
         assert c["readinessProbe"]["httpGet"] == {"path": "/actuator/health/readiness", "port": "http"}
@@ -256,7 +360,10 @@ def termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
 
 @test
 def every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_default_seccomp():
-    for d in render(MAIL, "stores.smtp.deploy=true", "--set-json services.mail.stores=[\"mysql\",\"smtp\"]"):
+    docs = render()
+    assert {d["metadata"]["name"] for d in docs if d["kind"] in ("Deployment", "StatefulSet")} >= \
+        {f"t-perflab-{n}" for n in ["gateway", "mail", "send", "shortener", "mysql", "mongodb", "redis", "smtp"]}
+    for d in docs:
         if d["kind"] not in ("Deployment", "StatefulSet"):
             continue
         pod = d["spec"]["template"]["spec"]
@@ -275,8 +382,10 @@ def every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_defaul
 @test
 def hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
     docs = render(values=(str(CHART / "ci" / "hpa-values.yaml"),))
-    for svc in ["gateway", "shortener"]:
+    for svc in ["gateway", "mail", "send", "shortener"]:
         assert "replicas" not in one(docs, "Deployment", f"t-perflab-{svc}")["spec"]
+        one(docs, "HorizontalPodAutoscaler", f"t-perflab-{svc}")
+    assert one(docs, "PersistentVolumeClaim", "t-perflab-mail")["spec"]["accessModes"] == ["ReadWriteMany"]
     gw = one(docs, "HorizontalPodAutoscaler", "t-perflab-gateway")["spec"]
     assert gw["metrics"][0]["resource"]["name"] == "cpu"
     assert gw["metrics"][1]["pods"]["metric"]["name"] == "http_server_requests_per_second"
@@ -316,7 +425,7 @@ def network_policy_denies_by_default():
 
 @test
 def network_policy_lets_only_the_gateway_reach_the_services():
-    docs = render(MAIL)
+    docs = render()
     for svc in ["shortener", "mail"]:
         ing = peers_names(one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"])
         assert ing == {"http": {"gateway", "other"}}, (svc, ing)  # other = Prometheus (namespaceSelector)
@@ -325,18 +434,33 @@ def network_policy_lets_only_the_gateway_reach_the_services():
     gw = one(docs, "NetworkPolicy", "t-perflab-gateway")["spec"]
     assert peers_names(gw["ingress"]) == {"http": {"*"}}, gw["ingress"]
     eg = peers_names(gw["egress"])
-    assert eg[8084] == {"shortener"} and eg[8081] == {"mail"} and eg[6379] == {"redis"}, eg
+    assert eg[8084] == {"shortener"} and eg[8081] == {"mail"} and eg[8082] == {"send"} and eg[6379] == {"redis"}, eg
     # services do not call each other unless allowFrom says so
     assert 8081 not in peers_names(one(docs, "NetworkPolicy", "t-perflab-shortener")["spec"]["egress"])
-    docs = render(MAIL, "--set-json services.shortener.allowFrom=[\"mail\"]")
+    assert 8082 not in peers_names(one(docs, "NetworkPolicy", "t-perflab-shortener")["spec"]["egress"])
+    docs = render("--set-json services.shortener.allowFrom=[\"mail\"]")
     assert peers_names(one(docs, "NetworkPolicy", "t-perflab-shortener")["spec"]["ingress"])["http"] >= {"gateway", "mail"}
     assert peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])[8084] == {"shortener"}
 
 
 @test
+def network_policy_lets_send_be_called_by_the_gateway_and_mail_only():
+    docs = render()
+    np = one(docs, "NetworkPolicy", "t-perflab-send")["spec"]
+    assert peers_names(np["ingress"]) == {"http": {"gateway", "mail", "other"}}, np["ingress"]  # other = Prometheus
+    mail_eg = peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])
+    assert mail_eg[8082] == {"send"}, mail_eg
+    send_eg = peers_names(np["egress"])
+    assert send_eg == {53: {"other"}, 3306: {"mysql"}, 1025: {"smtp"}}, send_eg  # send calls nobody but its stores
+    no_mail = render("--set-json services.send.allowFrom=[]", "services.mail.enabled=false")
+    assert peers_names(one(no_mail, "NetworkPolicy", "t-perflab-send")["spec"]["ingress"]) == {"http": {"gateway", "other"}}
+
+
+@test
 def network_policy_lets_only_the_services_reach_their_stores():
-    docs = render(MAIL)
-    want = {"mongodb": ({27017: {"shortener"}}), "redis": {6379: {"gateway", "shortener"}}, "mysql": {3306: {"mail"}}}
+    docs = render()
+    want = {"mongodb": ({27017: {"shortener"}}), "redis": {6379: {"gateway", "shortener"}},
+            "mysql": {3306: {"mail", "send"}}, "smtp": {1025: {"send"}}}
     for store, ing in want.items():
         np = one(docs, "NetworkPolicy", f"t-perflab-{store}")["spec"]
         assert peers_names(np["ingress"]) == ing, (store, np["ingress"])
@@ -345,11 +469,14 @@ def network_policy_lets_only_the_services_reach_their_stores():
     eg = peers_names(one(docs, "NetworkPolicy", "t-perflab-shortener")["spec"]["egress"])
     assert eg == {53: {"other"}, 27017: {"mongodb"}, 6379: {"redis"}}, eg
     eg = peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])
-    assert eg == {53: {"other"}, 3306: {"mysql"}}, eg
+    assert eg == {53: {"other"}, 3306: {"mysql"}, 8082: {"send"}}, eg
     ext = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
     np = one(ext, "NetworkPolicy", "t-perflab-shortener")["spec"]["egress"]
     assert {"ipBlock": {"cidr": "10.20.0.0/16"}} in [p for r in np for p in r.get("to", [])]
-    assert not any(d["metadata"]["name"].endswith(("-mongodb", "-redis")) for d in ext if d["kind"] == "NetworkPolicy")
+    np = one(ext, "NetworkPolicy", "t-perflab-send")["spec"]["egress"]
+    assert [r["to"] for r in np if r["ports"][0]["port"] == 1025] == [[{"ipBlock": {"cidr": "10.30.0.25/32"}}]], np
+    assert not any(d["metadata"]["name"].endswith(("-mongodb", "-redis", "-mysql", "-smtp"))
+                   for d in ext if d["kind"] == "NetworkPolicy")
 
 
 @test
@@ -361,7 +488,9 @@ def network_policy_can_be_switched_off():
 
 @test
 def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
-    assert not [d for d in render() if d["kind"] in ("ServiceMonitor", "PrometheusRule", "ConfigMap")]
+    off = render()
+    assert not [d for d in off if d["kind"] in ("ServiceMonitor", "PrometheusRule")]
+    assert [d["metadata"]["name"] for d in off if d["kind"] == "ConfigMap"] == ["t-perflab-mysql-initdb"]
     docs = render(values=(str(CHART / "ci" / "monitoring-values.yaml"),))
     sm = one(docs, "ServiceMonitor", "t-perflab-shortener")
     assert sm["metadata"]["labels"]["release"] == "prom"
@@ -369,7 +498,7 @@ def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
     rule = one(docs, "PrometheusRule", "t-perflab")
     assert rule["metadata"]["labels"]["release"] == "prom"
     alerts = {(g["name"], r["alert"]) for g in rule["spec"]["groups"] for r in g["rules"]}
-    for svc in ["gateway", "shortener"]:
+    for svc in ["gateway", "mail", "send", "shortener"]:
         for a in ["PerflabHigh5xxRate", "PerflabHighP99Latency", "PerflabPodRestarts"]:
             assert (f"perflab.{svc}", a) in alerts, alerts
     p99 = [r for g in rule["spec"]["groups"] for r in g["rules"] if r["alert"] == "PerflabHighP99Latency"][0]
@@ -381,7 +510,8 @@ def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
 @test
 def a_dashboard_per_service_with_rate_latency_errors_heap_and_gc():
     docs = render(values=(str(CHART / "ci" / "monitoring-values.yaml"),))
-    for svc in ["gateway", "shortener"]:
+    for svc in ["gateway", "mail", "send", "shortener"]:
+        one(docs, "ServiceMonitor", f"t-perflab-{svc}")
         cm = one(docs, "ConfigMap", f"t-perflab-{svc}-dashboard")
         assert cm["metadata"]["labels"]["grafana_dashboard"] == "1"
         dash = json.loads(cm["data"][f"perflab-{svc}.json"])
