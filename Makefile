@@ -4,7 +4,7 @@ SHELL := /usr/bin/env bash
 USER ?= alice
 OFFICE ?= 1
 
-.PHONY: help up down status test load seed token bench-ids bench-gateway build
+.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send build
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -39,3 +39,6 @@ bench-ids: ## JMH: Snowflake ids/s at 1 and 16 threads vs the 4,096/ms limit
 
 bench-gateway: ## redirects/s and p50/p99: gateway vs shortener direct vs nginx `return 302`, one run
 	@scripts/bench-gateway.sh
+
+bench-send: ## seed 000's send: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, delivered mails counted
+	@scripts/bench-send.sh

@@ -16,6 +16,7 @@ run() { # script user
 if [ "$script" = smoke ]; then
   run k6-tests/shortener/smoke.js k6-load "$@"
   run k6-tests/mail/smoke.js alice "$@"   # alice: a seeded mail account (make seed)
+  run k6-tests/mail/send.js alice -e VUS=5 -e DURATION=10s -e SUMMARY_NAME=mail-send-smoke "$@"
 else
   run "$script" "${K6_USER:-alice}" "$@"
 fi
