@@ -19,6 +19,8 @@ if [ -d e2e ]; then
   ./mvnw -B -ntp -Pe2e -pl e2e test
   log "k6 smoke through the gateway (thresholds are the SLOs)"
   scripts/load.sh smoke
+  log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
+  CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
 fi
 log "Helm chart: lint, strict schemas, unit tests, a real API server (install, upgrade, uninstall)"
 scripts/test-chart.sh
