@@ -49,12 +49,13 @@ public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @D
 	 * @param maxBackoff the longest retry delay
 	 * @param connectTimeout connect timeout to send
 	 * @param timeout the whole push, answer included
+	 * @param retention how long a pushed row is kept (for an operator) before it is deleted
 	 */
 	public record Relay(@DefaultValue("http://127.0.0.1:8082") String sendUrl, @DefaultValue("8") int concurrency,
 			@DefaultValue("64") int batchSize, @DefaultValue("200ms") Duration pollInterval,
 			@DefaultValue("30s") Duration lease, @DefaultValue("500ms") Duration backoff,
 			@DefaultValue("30s") Duration maxBackoff, @DefaultValue("1s") Duration connectTimeout,
-			@DefaultValue("10s") Duration timeout) {
+			@DefaultValue("10s") Duration timeout, @DefaultValue("1d") Duration retention) {
 
 		public Duration backoffAfter(int attempts) {
 			Duration delay = backoff.multipliedBy(1L << Math.min(Math.max(attempts - 1, 0), 20));

@@ -107,12 +107,17 @@ class OutboxRelay implements SmartLifecycle {
 
 	private void run() {
 		long lastBacklog = 0;
+		long lastPurge = System.nanoTime();
 		while (running) {
 			try {
 				if (System.nanoTime() - lastBacklog > TimeUnit.SECONDS.toNanos(1)) {
 					backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
 						.query(Long.class).single());
 					lastBacklog = System.nanoTime();
+				}
+				if (System.nanoTime() - lastPurge > TimeUnit.MINUTES.toNanos(1)) {
+					purgeSent();
+					lastPurge = System.nanoTime();
 				}
 				int free = Math.min(slots.availablePermits(), settings.batchSize());
 				List<Row> claimed = free == 0 ? List.of() : claim(free);
@@ -142,6 +147,16 @@ class OutboxRelay implements SmartLifecycle {
 				sleep(settings.pollInterval().multipliedBy(5));
 			}
 		}
+	}
+
+	/** Rows send acknowledged more than {@code retention} ago, in small batches (no long lock on the table). */
+	private void purgeSent() {
+		Timestamp before = Timestamp.from(Instant.now().minus(settings.retention()));
+		int deleted;
+		do {
+			deleted = jdbc.sql("DELETE FROM outbox WHERE sent_at < ? LIMIT 1000").param(before).update();
+		}
+		while (deleted == 1000 && running);
 	}
 
 	private List<Row> claim(int limit) {

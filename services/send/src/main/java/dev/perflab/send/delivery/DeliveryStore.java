@@ -121,8 +121,9 @@ class DeliveryStore {
 				pending = 0;
 			}
 			if (pending == 0) {
+				// the EML is not needed once every recipient is settled; the digest still answers a repeated push
 				jdbc.sql("""
-						UPDATE delivery_job SET status = 'DONE', lease_until = NULL, finished_at = ?
+						UPDATE delivery_job SET status = 'DONE', lease_until = NULL, finished_at = ?, eml = ''
 						WHERE mail_no = ? AND status = 'SENDING' AND attempts = ?""")
 					.params(now, job.mailNo(), job.attempt())
 					.update();
