@@ -110,9 +110,9 @@ for phase in $PHASES; do
       restart outbox
       k6_run "$run" "${FAULT_SECONDS}s" &
       # on a fixed clock from the start of the load; each restart runs beside it (a JVM start takes a while under load)
-      ( sleep 10; kill -9 "$(cat "$PERFLAB_RUN/pids/send.pid")"; log "t=10s killed send (kill -9), restarting it"
+      ( sleep 10; scripts/stack.sh kill send; log "t=10s killed send (kill -9), restarting it"
         SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL scripts/stack.sh start send >/dev/null; log "send is back" ) &
-      ( sleep 30; kill -9 "$(cat "$PERFLAB_RUN/pids/mail.pid")"; log "t=30s killed mail (kill -9), restarting it"
+      ( sleep 30; scripts/stack.sh kill mail; log "t=30s killed mail (kill -9), restarting it"
         SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL scripts/stack.sh start mail >/dev/null; log "mail is back" ) &
       ( sleep 55; kill -STOP "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=55s SMTP relay frozen (SIGSTOP) for 30 s"
         sleep 30; kill -CONT "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=85s SMTP relay back (SIGCONT)" ) &

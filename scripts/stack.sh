@@ -5,6 +5,7 @@
 #   stack.sh down     stop exactly what was started here, by recorded PID
 #   stack.sh status   what runs
 #   stack.sh stop NAME / start NAME   one process (the fault and load scripts restart services with other settings)
+#   stack.sh kill NAME                kill -9 one process (a crash) and wait until it is gone
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 
@@ -12,7 +13,9 @@ PIDS="$PERFLAB_RUN/pids"
 LOGS="$PERFLAB_RUN/logs"
 mkdir -p "$PIDS" "$LOGS"
 
-running() { [ -f "$PIDS/$1.pid" ] && kill -0 "$(cat "$PIDS/$1.pid")" 2>/dev/null; }
+# alive and not a zombie (a process killed outside its parent stays a zombie until someone reaps it)
+alive() { kill -0 "$1" 2>/dev/null && [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" != Z ]; }
+running() { [ -f "$PIDS/$1.pid" ] && alive "$(cat "$PIDS/$1.pid")"; }
 
 wait_port() { # name port seconds
   local end=$((SECONDS + $3))
@@ -143,10 +146,10 @@ stop() { # name
   local f="$PIDS/$1.pid" pid
   [ -f "$f" ] || return 0
   pid=$(cat "$f")
-  if kill -0 "$pid" 2>/dev/null; then
+  if alive "$pid"; then
     kill "$pid"
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -0 "$pid" 2>/dev/null && kill -9 "$pid"
+    for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
+    alive "$pid" && kill -9 "$pid"
     log "stopped $1 ($pid)"
   fi
   rm -f "$f"
@@ -175,6 +178,13 @@ case "${1:-}" in
       if [ "$n" = "$2" ]; then build_jars "$m"; start_app "$n" "$m" "$p"; wait_ready "$n" "$p" 120; fi
     done ;;
   stop) stop "$2" ;;
+  kill) # kill -9, as a crash would, and wait until the process is gone
+    if running "$2"; then
+      kill -9 "$(cat "$PIDS/$2.pid")"
+      for _ in $(seq 1 100); do running "$2" || break; sleep 0.1; done
+      log "killed $2 (kill -9)"
+    fi
+    rm -f "$PIDS/$2.pid" ;;
   up) up ;;
   down) down ;;
   status) status ;;
