@@ -129,6 +129,14 @@ def lab_switch_becomes_a_relaxed_binding_env_var():
 
 
 @test
+def send_puts_the_gateway_url_into_read_receipt_links():
+    assert env(render(), "send")["PERFLAB_SEND_RECEIPT_BASE_URL"] == "http://127.0.0.1:8080"
+    e = env(render("services.send.env.PERFLAB_SEND_RECEIPT_BASE_URL=https://mail.example.org"), "send")
+    assert e["PERFLAB_SEND_RECEIPT_BASE_URL"] == "https://mail.example.org"
+    assert "PERFLAB_SEND_RECEIPT_BASE_URL" not in env(render(), "mail")
+
+
+@test
 def changing_a_lab_switch_rolls_the_pods():
     a = one(render(), "Deployment", "t-perflab-shortener")["spec"]["template"]["metadata"]["annotations"]
     b = one(render("services.shortener.lab.idStrategy=mongo-sequence"), "Deployment", "t-perflab-shortener")
@@ -251,7 +259,8 @@ def send_gets_mysql_and_the_smtp_relay_mailpit_or_external():
     assert e["PERFLAB_SEND_SMTP_HOST"] == "t-perflab-smtp" and e["PERFLAB_SEND_SMTP_PORT"] == "1025", e
     assert not any(k.startswith("SPRING_MAIL") for k in e)
     assert not [k for k in e if k.startswith("PERFLAB_SEND_") and k not in
-                ("PERFLAB_SEND_DB", "PERFLAB_SEND_SMTP_HOST", "PERFLAB_SEND_SMTP_PORT")], "send has no lab switches"
+                ("PERFLAB_SEND_DB", "PERFLAB_SEND_SMTP_HOST", "PERFLAB_SEND_SMTP_PORT", "PERFLAB_SEND_RECEIPT_BASE_URL")], \
+        "send has no lab switches"
     assert container(docs, "smtp", "StatefulSet")["image"] == "axllent/mailpit:v1.27"
     assert "not allowed" in refuses("services.send.lab.sendHandoff=outbox")
     ext = env(render("stores.smtp.deploy=false", "stores.smtp.external.host=relay.example.net"), "send")
@@ -515,12 +524,96 @@ def a_dashboard_per_service_with_rate_latency_errors_heap_and_gc():
         cm = one(docs, "ConfigMap", f"t-perflab-{svc}-dashboard")
         assert cm["metadata"]["labels"]["grafana_dashboard"] == "1"
         dash = json.loads(cm["data"][f"perflab-{svc}.json"])
-        exprs = " ".join(t["expr"] for p in dash["panels"] for t in p["targets"])
+        exprs = " ".join(t["expr"] for p in dash["panels"] for t in p.get("targets", []))
         for metric in ["http_server_requests_seconds_count", "http_server_requests_seconds_bucket",
                        'status=~"5.."', "jvm_memory_used_bytes", "jvm_gc_pause_seconds"]:
             assert metric in exprs, (svc, metric)
         assert f'job="t-perflab-{svc}"' in exprs and "__" not in json.dumps(dash).replace("$__rate_interval", "")
         assert dash["uid"] == f"perflab-{svc}"
+
+
+def rules_by_group(docs):
+    rule = one(docs, "PrometheusRule", "t-perflab")
+    return {g["name"]: {r["alert"]: r for r in g["rules"]} for g in rule["spec"]["groups"]}
+
+
+SEED_000 = {"PerflabDbPoolStarved", "PerflabDbPoolSaturated", "PerflabOutboxBacklog", "PerflabOutboxDeadRows",
+            "PerflabDeliveryBacklog", "PerflabDeliveryFailures"}
+
+
+@test
+def mysql_services_get_the_db_pool_alerts_and_mail_and_send_their_hand_off_alerts():
+    groups = rules_by_group(render(ROUTE, values=(str(CHART / "ci" / "monitoring-values.yaml"),)))
+    want = {"mail": {"PerflabDbPoolStarved", "PerflabDbPoolSaturated", "PerflabOutboxBacklog", "PerflabOutboxDeadRows"},
+            "send": {"PerflabDbPoolStarved", "PerflabDbPoolSaturated", "PerflabDeliveryBacklog", "PerflabDeliveryFailures"},
+            "route": {"PerflabDbPoolStarved", "PerflabDbPoolSaturated"},  # a MySQL service added as values only
+            "gateway": set(), "shortener": set()}
+    for svc, alerts in want.items():
+        assert set(groups[f"perflab.{svc}"]) & SEED_000 == alerts, (svc, sorted(groups[f"perflab.{svc}"]))
+    mail, send = groups["perflab.mail"], groups["perflab.send"]
+    starved = mail["PerflabDbPoolStarved"]
+    assert starved["expr"] == 'sum by (pool) (increase(hikaricp_connections_timeout_total{namespace="lab", job="t-perflab-mail"}[5m])) > 0', starved
+    assert "for" not in starved and starved["labels"] == {"severity": "critical", "perflab_service": "mail"}
+    for a in [starved, mail["PerflabDbPoolSaturated"]]:
+        text = a["annotations"]["summary"] + a["annotations"]["description"]
+        assert "seed 000" in text.lower() and "{{ $labels.pool }}" in text, a["annotations"]
+        assert "second connection" in text or "one connection per request" in text, a["annotations"]
+        assert "across network or disk I/O" in text, a["annotations"]
+    sat = send["PerflabDbPoolSaturated"]
+    assert 'hikaricp_connections_pending{namespace="lab", job="t-perflab-send"}' in sat["expr"] and sat["for"] == "2m", sat
+    assert mail["PerflabOutboxBacklog"]["expr"] == 'max(perflab_mail_outbox_backlog{namespace="lab", job="t-perflab-mail"}) > 100'
+    assert mail["PerflabOutboxBacklog"]["for"] == "5m"
+    assert 'perflab_mail_outbox_pushes_total{namespace="lab", job="t-perflab-mail", result="dead"}' in mail["PerflabOutboxDeadRows"]["expr"]
+    assert send["PerflabDeliveryBacklog"]["expr"] == 'max(perflab_send_backlog{namespace="lab", job="t-perflab-send"}) > 100'
+    assert "SMTP relay down or slow" in send["PerflabDeliveryBacklog"]["annotations"]["summary"]
+    fail = send["PerflabDeliveryFailures"]["expr"]
+    assert fail == 'sum(rate(perflab_send_recipients_total{namespace="lab", job="t-perflab-send", result="failed"}[15m])) > 0', fail
+
+
+@test
+def seed_000_alert_thresholds_and_waits_come_from_values():
+    groups = rules_by_group(render(
+        "monitoring.prometheusRule.enabled=true", "monitoring.prometheusRule.dbPoolPendingForMinutes=3",
+        "monitoring.prometheusRule.outboxBacklogThreshold=250", "monitoring.prometheusRule.outboxBacklogForMinutes=7",
+        "monitoring.prometheusRule.deliveryBacklogThreshold=40", "monitoring.prometheusRule.deliveryBacklogForMinutes=9"))
+    assert groups["perflab.mail"]["PerflabDbPoolSaturated"]["for"] == "3m"
+    assert "for 3 minutes" in groups["perflab.mail"]["PerflabDbPoolSaturated"]["annotations"]["description"]
+    ob = groups["perflab.mail"]["PerflabOutboxBacklog"]
+    assert ob["expr"].endswith("> 250") and ob["for"] == "7m" and "above 250" in ob["annotations"]["summary"], ob
+    db = groups["perflab.send"]["PerflabDeliveryBacklog"]
+    assert db["expr"].endswith("> 40") and db["for"] == "9m", db
+    # the alert sets follow `alerts`, not the service's name
+    groups = rules_by_group(render("monitoring.prometheusRule.enabled=true", "--set-json services.mail.alerts=[]",
+                                   "--set-json services.shortener.alerts=[\"delivery\"]"))
+    assert not set(groups["perflab.mail"]) & {"PerflabOutboxBacklog", "PerflabOutboxDeadRows"}
+    assert "PerflabDbPoolStarved" in groups["perflab.mail"]  # still a MySQL service
+    assert 'job="t-perflab-shortener"' in groups["perflab.shortener"]["PerflabDeliveryBacklog"]["expr"]
+    assert "alerts" in refuses("--set-json services.mail.alerts=[\"smtp\"]")
+    assert "outboxBacklogThreshold" in refuses("monitoring.prometheusRule.outboxBacklogThreshold=-1")
+    assert "not allowed" in refuses("monitoring.prometheusRule.outboxThreshold=5")
+
+
+@test
+def dashboard_shows_the_db_pool_and_the_send_hand_off():
+    docs = render(values=(str(CHART / "ci" / "monitoring-values.yaml"),))
+    for svc in ["mail", "send"]:
+        dash = json.loads(one(docs, "ConfigMap", f"t-perflab-{svc}-dashboard")["data"][f"perflab-{svc}.json"])
+        panels = {p["title"]: " ".join(t["expr"] for t in p.get("targets", [])) for p in dash["panels"]}
+        sel = f'namespace="lab", job="t-perflab-{svc}"'
+        pool = panels["DB connections: active / pending / max"]
+        for m in ["hikaricp_connections_active", "hikaricp_connections_pending", "hikaricp_connections_max"]:
+            assert f"{m}{{{sel}}}" in pool, (m, pool)
+        assert f"rate(hikaricp_connections_timeout_total{{{sel}}}" in panels["DB connection timeouts per second"]
+        assert f"max(perflab_mail_outbox_backlog{{{sel}}})" in panels["Outbox backlog (mail)"]
+        assert f"sum by (result) (rate(perflab_mail_outbox_pushes_total{{{sel}}}" in panels["Outbox pushes per second by result (mail)"]
+        assert f"max(perflab_send_backlog{{{sel}}})" in panels["Delivery backlog (send)"]
+        assert f"sum by (result) (rate(perflab_send_recipients_total{{{sel}}}" in panels["Recipients per second by result (send)"]
+        assert f"histogram_quantile(0.95, sum by (le) (rate(perflab_send_smtp_seconds_bucket{{{sel}}}" in panels["SMTP transaction p95 (send)"]
+        assert len({p["id"] for p in dash["panels"]}) == len(dash["panels"]), "panel ids must be unique"
+        # no two panels overlap on Grafana's 24-column grid
+        cells = [(p["gridPos"]["x"] + i, p["gridPos"]["y"] + j) for p in dash["panels"]
+                 for i in range(p["gridPos"]["w"]) for j in range(p["gridPos"]["h"])]
+        assert len(cells) == len(set(cells)) and all(x < 24 for x, _ in cells)
 
 
 # --- schema --------------------------------------------------------------------------------------------------------

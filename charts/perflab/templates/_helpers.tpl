@@ -62,7 +62,7 @@ app.kubernetes.io/component: {{ .component }}
      enabled, port, image.repository and resources. sprig's merge is not used: it overwrites a user's `false`. */}}
 {{- define "perflab.normalizeServices" -}}
 {{- $defaults := dict
-  "replicas" 2 "stores" list "hikari" dict "lab" dict "env" dict "allowFrom" list "serviceUrls" dict
+  "replicas" 2 "stores" list "hikari" dict "lab" dict "env" dict "allowFrom" list "alerts" list "serviceUrls" dict
   "image" (dict "tag" "" "pullPolicy" "IfNotPresent")
   "jvm" (dict "gc" "G1" "heap" "1g" "extraOpts" "")
   "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70
