@@ -7,6 +7,9 @@
 #   scripts/k8s-tools.sh paths      print NAME=path lines
 #   source scripts/k8s-tools.sh     only defines the variables below (used by scripts/test-chart.sh)
 #
+# promtool (rule checks and rule unit tests) comes from Debian's `prometheus` package, whatever version the
+# distribution ships (2.42 on Debian 12); its service is never started.
+#
 # Each version is a setting: export it to override.
 PERFLAB_ROOT="${PERFLAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 PERFLAB_CACHE="${PERFLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perflab}"
@@ -28,6 +31,7 @@ KUBE_APISERVER="$K8S_TOOLS_BIN/kube-apiserver-$K8S_VERSION"
 KUBE_CONTROLLER_MANAGER="$K8S_TOOLS_BIN/kube-controller-manager-$K8S_VERSION"
 KUBE_SCHEDULER="$K8S_TOOLS_BIN/kube-scheduler-$K8S_VERSION"
 KUBECTL="$K8S_TOOLS_BIN/kubectl-$K8S_VERSION"
+PROMTOOL="${PROMTOOL:-$(command -v promtool 2>/dev/null || echo /usr/bin/promtool)}"
 K8S_TOOLS_VENV="$PERFLAB_CACHE/venv-chart-kv$KUBERNETES_VALIDATE_VERSION"
 K8S_TOOLS_PYTHON="$K8S_TOOLS_VENV/bin/python"
 
@@ -122,6 +126,21 @@ _install_etcd() {
   command -v etcd >/dev/null
 }
 
+_install_promtool() {
+  [ -x "$PROMTOOL" ] && return 0
+  _k8s_log "installing promtool (Debian package prometheus, no recommends)"
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  # policy-rc.d 101 keeps apt from starting the prometheus service: only its promtool is wanted here.
+  local policy=/usr/sbin/policy-rc.d created=""
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null; $sudo chmod +x "$policy"; created=1; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus >/dev/null \
+    || { $sudo apt-get update -q >/dev/null \
+         && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends prometheus >/dev/null; }
+  [ -n "$created" ] && $sudo rm -f "$policy"
+  PROMTOOL="$(command -v promtool || echo /usr/bin/promtool)"
+  [ -x "$PROMTOOL" ]
+}
+
 _install_python() {
   [ -x "$K8S_TOOLS_PYTHON" ] && "$K8S_TOOLS_PYTHON" -c 'import kubernetes_validate, yaml' 2>/dev/null && return 0
   _k8s_log "python venv with kubernetes-validate==$KUBERNETES_VALIDATE_VERSION, PyYAML==$PYYAML_VERSION"
@@ -139,13 +158,14 @@ _k8s_tools_main() {
   set -euo pipefail
   mkdir -p "$K8S_TOOLS_BIN"
   if [ "${1:-}" = paths ]; then
-    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL K8S_TOOLS_PYTHON; do
+    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL PROMTOOL K8S_TOOLS_PYTHON; do
       printf '%s=%s\n' "$v" "${!v}"
     done
     return 0
   fi
   local t0=$SECONDS
   _install_etcd
+  _install_promtool
   _install_python
   (cd /tmp && prometheus_operator_dir >/dev/null)
   _build_helm

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Chart checks, offline: docs and k6 copies in sync, helm lint --strict, strict schema validation of every
 # ci/*-values.yaml rendering (kubeconform: Kubernetes 1.36 schemas, prometheus-operator and k6-operator CRDs),
-# chart unit tests, then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
+# chart unit tests, the alert rules under promtool (check + unit tests), then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
 # helm install --wait / upgrade / uninstall. Prints timings per step and closes with `chart: N passed, N failed`.
 #
 #   scripts/test-chart.sh              everything (cold: builds the tools first, see scripts/k8s-tools.sh)
@@ -118,6 +118,31 @@ validator_rejects_unknown_fields() {  # a check that cannot fail is a defect: pr
 
 unit() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/unit.py; }
 
+# The PrometheusRule's groups as a plain rules file (fixed release and namespace: the tests' job labels are
+# perflab-<service>), checked and unit-tested by promtool with charts/tests/rules-test.yaml.
+RULES="$WORK/rules"
+alert_rules() {
+  "$HELM" template perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml \
+    --show-only templates/prometheusrule.yaml >"$WORK/prometheusrule.yaml" || return 1
+  "$K8S_TOOLS_PYTHON" charts/tests/rules.py "$WORK/prometheusrule.yaml" "$RULES" charts/tests/rules-test.yaml || return 1
+  "$PROMTOOL" check rules "$RULES/rules.yaml" | sed 's/^/  /' || return 1
+  "$PROMTOOL" test rules "$RULES/rules-test.yaml" | sed 's/^/  /'
+}
+
+rules_test_catches_broken_expressions() {  # a misspelt metric matches nothing, and its alert could never fire
+  local m rc=0
+  for m in hikaricp_connections_timeout_total perflab_mail_outbox_backlog perflab_send_backlog; do
+    sed "s/$m/${m}_typo/" "$RULES/rules-bare.yaml" >"$RULES/broken.yaml"
+    sed 's/rules-bare.yaml/broken.yaml/' "$RULES/rules-test.yaml" >"$RULES/broken-test.yaml"
+    if "$PROMTOOL" test rules "$RULES/broken-test.yaml" >"$RULES/broken.out" 2>&1; then
+      echo "  promtool test passed with $m misspelt"; rc=1
+    else
+      echo "  $m misspelt: promtool test fails ($(grep -c 'alertname:' "$RULES/broken.out") expectation(s) unmet)"
+    fi
+  done
+  return $rc
+}
+
 # ---- cluster -----------------------------------------------------------------------------------------------------
 
 KC=""
@@ -224,6 +249,9 @@ if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_
   step "kubeconform rejects unknown fields (self-check)" validator_rejects_unknown_fields
 fi
 step "chart unit tests" unit
+if step "alert rules: promtool check rules + test rules (charts/tests/rules-test.yaml)" alert_rules; then
+  step "promtool test fails on a broken rule expression (self-check)" rules_test_catches_broken_expressions
+fi
 if [ $WITH_CLUSTER -eq 1 ]; then
   if step "control plane up (etcd, apiserver, controllers, scheduler, kwok)" cluster_up; then
     step "server-side dry-run --validate=strict (every ci values set)" server_dry_run
