@@ -1,13 +1,9 @@
 package dev.perflab.mail.send;
 
 import java.sql.Timestamp;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,13 +13,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.perflab.mail.MailProperties;
 import dev.perflab.mail.send.SentMails.OutboxJob;
+import dev.perflab.platform.work.ClaimLoop;
 
 /**
  * Drains the outbox into the send service. Rows are claimed with {@code FOR UPDATE SKIP LOCKED} in a short
@@ -32,7 +28,7 @@ import dev.perflab.mail.send.SentMails.OutboxJob;
  * Delivery is at least once, and send's idempotency by mail number turns that into exactly one job per mail.
  */
 @Component
-class OutboxRelay implements SmartLifecycle {
+class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 
 	private static final Logger log = LoggerFactory.getLogger(OutboxRelay.class);
 
@@ -46,10 +42,6 @@ class OutboxRelay implements SmartLifecycle {
 
 	private final MailProperties.Relay settings;
 
-	private final Semaphore slots;
-
-	private final Semaphore wakeups = new Semaphore(0);
-
 	private final AtomicLong backlog = new AtomicLong();
 
 	private final Counter pushed;
@@ -58,31 +50,21 @@ class OutboxRelay implements SmartLifecycle {
 
 	private final Counter dead;
 
-	private volatile boolean running;
-
-	private Thread loop;
-
-	private ExecutorService pool;
+	private long lastPurge = System.nanoTime();
 
 	OutboxRelay(JdbcClient jdbc, TransactionTemplate tx, SendClient send, JsonMapper json, MailProperties properties,
 			MeterRegistry meters) {
+		super("outbox", properties.relay().concurrency(), properties.relay().batchSize(),
+				properties.relay().pollInterval());
 		this.jdbc = jdbc;
 		this.tx = tx;
 		this.send = send;
 		this.json = json;
 		this.settings = properties.relay();
-		this.slots = new Semaphore(settings.concurrency());
 		this.pushed = Counter.builder("perflab.mail.outbox.pushes").tag("result", "sent").register(meters);
 		this.retried = Counter.builder("perflab.mail.outbox.pushes").tag("result", "retry").register(meters);
 		this.dead = Counter.builder("perflab.mail.outbox.pushes").tag("result", "dead").register(meters);
 		meters.gauge("perflab.mail.outbox.backlog", backlog);
-	}
-
-	/** A send committed: look now instead of at the next poll. */
-	void wake() {
-		if (wakeups.availablePermits() == 0) {
-			wakeups.release();
-		}
 	}
 
 	/**
@@ -105,47 +87,13 @@ class OutboxRelay implements SmartLifecycle {
 		}
 	}
 
-	private void run() {
-		long lastBacklog = 0;
-		long lastPurge = System.nanoTime();
-		while (running) {
-			try {
-				if (System.nanoTime() - lastBacklog > TimeUnit.SECONDS.toNanos(1)) {
-					backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
-						.query(Long.class).single());
-					lastBacklog = System.nanoTime();
-				}
-				if (System.nanoTime() - lastPurge > TimeUnit.MINUTES.toNanos(1)) {
-					purgeSent();
-					lastPurge = System.nanoTime();
-				}
-				int free = Math.min(slots.availablePermits(), settings.batchSize());
-				List<Row> claimed = free == 0 ? List.of() : claim(free);
-				for (Row row : claimed) {
-					slots.acquire();
-					pool.execute(() -> {
-						try {
-							push(row);
-						}
-						finally {
-							slots.release();
-							wake();
-						}
-					});
-				}
-				if (claimed.size() < free || free == 0) {
-					wakeups.tryAcquire(settings.pollInterval().toMillis(), TimeUnit.MILLISECONDS);
-					wakeups.drainPermits();
-				}
-			}
-			catch (InterruptedException e) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-			catch (RuntimeException e) {
-				log.warn("outbox relay: {}", e.toString());
-				sleep(settings.pollInterval().multipliedBy(5));
-			}
+	@Override
+	protected void housekeeping() {
+		backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
+			.query(Long.class).single());
+		if (System.nanoTime() - lastPurge > TimeUnit.MINUTES.toNanos(1)) {
+			purgeSent();
+			lastPurge = System.nanoTime();
 		}
 	}
 
@@ -156,10 +104,11 @@ class OutboxRelay implements SmartLifecycle {
 		do {
 			deleted = jdbc.sql("DELETE FROM outbox WHERE sent_at < ? LIMIT 1000").param(before).update();
 		}
-		while (deleted == 1000 && running);
+		while (deleted == 1000 && !stopping());
 	}
 
-	private List<Row> claim(int limit) {
+	@Override
+	protected List<Row> claim(int limit) {
 		Timestamp now = now();
 		return tx.execute(status -> {
 			List<Row> rows = jdbc.sql("""
@@ -179,7 +128,8 @@ class OutboxRelay implements SmartLifecycle {
 		});
 	}
 
-	private void push(Row row) {
+	@Override
+	protected void process(Row row) {
 		String error;
 		int status = 0;
 		try {
@@ -232,44 +182,7 @@ class OutboxRelay implements SmartLifecycle {
 		return Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
 	}
 
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration);
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	@Override
-	public void start() {
-		running = true;
-		pool = Executors.newFixedThreadPool(settings.concurrency(), Thread.ofPlatform().name("outbox-", 0).factory());
-		loop = Thread.ofPlatform().name("outbox-relay").start(this::run);
-	}
-
-	@Override
-	public void stop() {
-		running = false;
-		loop.interrupt();
-		pool.shutdown();
-		try {
-			if (!pool.awaitTermination(15, TimeUnit.SECONDS)) {
-				pool.shutdownNow();
-			}
-			loop.join(Duration.ofSeconds(2));
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		return running;
-	}
-
 	/** @param attempt this claim's attempt number */
-	private record Row(long id, String payload, int attempt) {
+	record Row(long id, String payload, int attempt) {
 	}
 }
