@@ -16,7 +16,7 @@ log "mail data: $([ "$keep_existing" = true ] && echo "an existing seed is kept,
 [ -f services/mail/target/mail.jar ] || ./mvnw -q -B -pl services/mail -am package -DskipTests
 mkdir -p "$PERFLAB_RUN/logs"
 if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/mail/target/mail.jar --spring.main.web-application-type=none \
-  --perflab.mail.seed.mails="$MAILS" --perflab.mail.seed.keep-existing="$keep_existing" \
+  --perflab.mail.seed.mails="$MAILS" --perflab.mail.seed.keep-existing="$keep_existing" --perflab.mail.relay.enabled=false \
   --perflab.mail.storage="$PERFLAB_MAIL_STORAGE" --logging.structured.format.console= >"$PERFLAB_RUN/logs/seed-mail.log" 2>&1; then
   log "mail seed failed; last lines of $PERFLAB_RUN/logs/seed-mail.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-mail.log" >&2; exit 1
 fi

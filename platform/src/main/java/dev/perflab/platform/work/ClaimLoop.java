@@ -126,6 +126,9 @@ public abstract class ClaimLoop<T> implements SmartLifecycle {
 
 	@Override
 	public void stop() {
+		if (loop == null) {
+			return;
+		}
 		running = false;
 		loop.interrupt();
 		pool.shutdown();

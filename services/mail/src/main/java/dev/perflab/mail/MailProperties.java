@@ -40,6 +40,7 @@ public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @D
 	}
 
 	/**
+	 * @param enabled whether this instance relays (a seeding run or a read-only replica does not)
 	 * @param sendUrl base URL of the send service
 	 * @param concurrency jobs pushed at once per instance
 	 * @param batchSize outbox rows claimed per round
@@ -51,7 +52,7 @@ public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @D
 	 * @param timeout the whole push, answer included
 	 * @param retention how long a pushed row is kept (for an operator) before it is deleted
 	 */
-	public record Relay(@DefaultValue("http://127.0.0.1:8082") String sendUrl, @DefaultValue("8") int concurrency,
+	public record Relay(@DefaultValue("true") boolean enabled, @DefaultValue("http://127.0.0.1:8082") String sendUrl, @DefaultValue("8") int concurrency,
 			@DefaultValue("64") int batchSize, @DefaultValue("200ms") Duration pollInterval,
 			@DefaultValue("30s") Duration lease, @DefaultValue("500ms") Duration backoff,
 			@DefaultValue("30s") Duration maxBackoff, @DefaultValue("1s") Duration connectTimeout,

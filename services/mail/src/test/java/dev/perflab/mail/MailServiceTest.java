@@ -19,7 +19,7 @@ import dev.perflab.mail.seed.Seeder;
 		"spring.datasource.url=jdbc:mysql://127.0.0.1:${PERFLAB_MYSQL_PORT:13306}/perflab_mail_test?rewriteBatchedStatements=true",
 		"perflab.mail.storage=target/mail-storage-test",
 		// module tests never hand jobs to a send service that may be running locally (the e2e tests do)
-		"perflab.mail.relay.send-url=http://127.0.0.1:9", "perflab.mail.relay.poll-interval=5s" })
+		"perflab.mail.relay.enabled=false", "perflab.mail.relay.send-url=http://127.0.0.1:9" })
 public abstract class MailServiceTest {
 
 	static final int SEEDED = 3_000;

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -32,6 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"perflab.send.delivery.poll-interval=50ms", "perflab.send.delivery.backoff=100ms",
 		"perflab.send.delivery.max-backoff=400ms", "perflab.send.smtp.connect-timeout=500ms",
 		"perflab.send.smtp.timeout=2s" })
+// closed after the class: its delivery worker must not take other classes' jobs
+@DirtiesContext
 class SendServiceTest {
 
 	// mail numbers unique across runs against the same database

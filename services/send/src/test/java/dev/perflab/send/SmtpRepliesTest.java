@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -28,6 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"spring.datasource.url=jdbc:mysql://127.0.0.1:${PERFLAB_MYSQL_PORT:13306}/perflab_send_test",
 		"perflab.send.delivery.poll-interval=50ms", "perflab.send.delivery.backoff=100ms",
 		"perflab.send.delivery.max-backoff=200ms" })
+// closed after the class: its delivery worker must not take other classes' jobs
+@DirtiesContext
 class SmtpRepliesTest {
 
 	private static final AtomicLong NUMBERS = new AtomicLong(System.currentTimeMillis() * 100 + 50);

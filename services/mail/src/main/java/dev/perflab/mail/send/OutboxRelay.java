@@ -88,6 +88,11 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	}
 
 	@Override
+	public boolean isAutoStartup() {
+		return settings.enabled();
+	}
+
+	@Override
 	protected void housekeeping() {
 		backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
 			.query(Long.class).single());

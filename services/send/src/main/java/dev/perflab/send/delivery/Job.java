@@ -17,7 +17,7 @@ record Job(long mailNo, long office, String sender, boolean separateSend, String
 	 * a separate send or a mail with read receipts is one message per recipient, each with its own tag.
 	 */
 	List<List<Recipient>> units() {
-		if (separateSend || certKey != null) {
+		if (separateSend || certKey != null || pending.isEmpty()) {
 			return pending.stream().map(List::of).toList();
 		}
 		return List.of(pending);

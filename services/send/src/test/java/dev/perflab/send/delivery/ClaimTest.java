@@ -1,0 +1,82 @@
+package dev.perflab.send.delivery;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Several send instances claim from one queue side by side: every due job goes to exactly one of them, a claimed
+ * job stays theirs for its lease, and an expired lease (the instance died) puts it back. Real MariaDB; the
+ * worker's own loop is parked (an hour's poll) so only the test's claimers take jobs.
+ */
+@SpringBootTest(properties = {
+		"spring.datasource.url=jdbc:mysql://127.0.0.1:${PERFLAB_MYSQL_PORT:13306}/perflab_send_test",
+		"perflab.send.delivery.poll-interval=1h" })
+class ClaimTest {
+
+	@Autowired
+	DeliveryStore store;
+
+	@Autowired
+	JdbcTemplate jdbc;
+
+	@Test
+	void concurrentInstancesClaimEveryJobOnceAndAnExpiredLeaseReturnsIt() throws Exception {
+		jdbc.update("UPDATE delivery_job SET status = 'DONE' WHERE status <> 'DONE'");
+		long base = System.currentTimeMillis() * 1000;
+		int jobs = 300;
+		Timestamp due = Timestamp.from(Instant.now().minusSeconds(1));
+		for (int i = 0; i < jobs; i++) {
+			jdbc.update("""
+					INSERT INTO delivery_job (mail_no, office_no, owner, sender, separate_send, eml, digest, status,
+					  next_attempt_at, created_at) VALUES (?, 1, 'claim', 'a@example.com', FALSE, 'x', 'd', 'PENDING', ?, ?)""",
+					base + i, due, due);
+		}
+
+		ExecutorService instances = Executors.newFixedThreadPool(4);
+		List<Future<List<Long>>> results = new ArrayList<>();
+		for (int c = 0; c < 4; c++) {
+			results.add(instances.submit(() -> {
+				List<Long> mine = new ArrayList<>();
+				List<Long> batch;
+				while (!(batch = store.claim(8, Duration.ofMinutes(5))).isEmpty()) {
+					mine.addAll(batch);
+				}
+				return mine;
+			}));
+		}
+		List<Long> all = new ArrayList<>();
+		for (Future<List<Long>> result : results) {
+			all.addAll(result.get());
+		}
+		instances.shutdown();
+		Set<Long> distinct = new HashSet<>(all);
+		assertThat(all).as("no job claimed twice").hasSameSizeAs(distinct);
+		assertThat(distinct).as("every due job claimed").hasSize(jobs);
+		assertThat(store.claim(50, Duration.ofMinutes(5))).as("claimed jobs stay with their claimer").isEmpty();
+
+		// the claimer of the first ten dies: their leases run out, and they are due again
+		jdbc.update("UPDATE delivery_job SET lease_until = ? WHERE mail_no < ? AND mail_no >= ?",
+				Timestamp.from(Instant.now().minusSeconds(1)), base + 10, base);
+		assertThat(store.requeueExpired()).isEqualTo(10);
+		assertThat(store.claim(50, Duration.ofMinutes(5))).hasSize(10).allMatch(no -> no < base + 10);
+		assertThat(jdbc.queryForObject("SELECT MAX(attempts) FROM delivery_job WHERE mail_no >= ?", Integer.class, base))
+			.as("the second claim is the second attempt").isEqualTo(2);
+		jdbc.update("UPDATE delivery_job SET status = 'DONE' WHERE mail_no >= ?", base);
+	}
+}
