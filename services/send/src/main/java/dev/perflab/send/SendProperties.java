@@ -35,10 +35,12 @@ public record SendProperties(@DefaultValue Smtp smtp, @DefaultValue Delivery del
 	 * @param maxAttempts attempts before a recipient that keeps failing transiently is marked failed
 	 * @param backoff first retry delay, doubled per attempt
 	 * @param maxBackoff the longest retry delay
+	 * @param retention how long a finished job and its recipients' status stay readable
 	 */
 	public record Delivery(@DefaultValue("8") int concurrency, @DefaultValue("200ms") Duration pollInterval,
 			@DefaultValue("30s") Duration lease, @DefaultValue("12") int maxAttempts,
-			@DefaultValue("1s") Duration backoff, @DefaultValue("60s") Duration maxBackoff) {
+			@DefaultValue("1s") Duration backoff, @DefaultValue("60s") Duration maxBackoff,
+			@DefaultValue("30d") Duration retention) {
 
 		public Duration backoffAfter(int attempts) {
 			long factor = 1L << Math.min(Math.max(attempts - 1, 0), 20);

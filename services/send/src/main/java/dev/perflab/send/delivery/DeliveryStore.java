@@ -139,6 +139,26 @@ class DeliveryStore {
 		});
 	}
 
+	/**
+	 * Deletes up to {@code limit} jobs finished before {@code before}, with their recipients, in one transaction.
+	 *
+	 * @return how many jobs were deleted
+	 */
+	int purgeFinished(Instant before, int limit) {
+		return tx.execute(status -> {
+			List<Long> old = jdbc.sql("""
+					SELECT mail_no FROM delivery_job WHERE status = 'DONE' AND finished_at < ? LIMIT ? FOR UPDATE SKIP LOCKED""")
+				.params(Timestamp.from(before), limit)
+				.query(Long.class)
+				.list();
+			for (Long mailNo : old) {
+				jdbc.sql("DELETE FROM recipient WHERE mail_no = ?").param(mailNo).update();
+				jdbc.sql("DELETE FROM delivery_job WHERE mail_no = ?").param(mailNo).update();
+			}
+			return old.size();
+		});
+	}
+
 	/** Jobs not yet done (the backlog a dashboard and the drain checks watch). */
 	long backlog() {
 		return jdbc.sql("SELECT COUNT(*) FROM delivery_job WHERE status <> 'DONE'").query(Long.class).single();

@@ -1,6 +1,8 @@
 package dev.perflab.send.delivery;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
@@ -41,6 +43,8 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 
 	private final Timer smtp;
 
+	private long lastPurge = System.nanoTime();
+
 	DeliveryWorker(DeliveryStore store, SmtpRelay relay, SendProperties properties, MeterRegistry meters) {
 		super("delivery", properties.delivery().concurrency(), properties.delivery().concurrency(),
 				properties.delivery().pollInterval());
@@ -67,6 +71,13 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 			log.warn("requeued {} jobs whose lease ran out (a worker died or stalled)", requeued);
 		}
 		backlog.set(store.backlog());
+		if (System.nanoTime() - lastPurge > TimeUnit.MINUTES.toNanos(1)) {
+			Instant before = Instant.now().minus(settings.retention());
+			while (store.purgeFinished(before, 500) == 500 && !stopping()) {
+				// in batches: no long lock on the tables
+			}
+			lastPurge = System.nanoTime();
+		}
 	}
 
 	@Override

@@ -79,4 +79,25 @@ class ClaimTest {
 			.as("the second claim is the second attempt").isEqualTo(2);
 		jdbc.update("UPDATE delivery_job SET status = 'DONE' WHERE mail_no >= ?", base);
 	}
+
+	@Test
+	void finishedJobsAreDeletedWithTheirRecipientsAfterTheRetention() {
+		long base = System.currentTimeMillis() * 1000 + 500;
+		Instant now = Instant.now();
+		for (long no : new long[] { base, base + 1 }) {
+			Timestamp finished = Timestamp.from(no == base ? now.minus(Duration.ofDays(40)) : now.minus(Duration.ofDays(1)));
+			jdbc.update("""
+					INSERT INTO delivery_job (mail_no, office_no, owner, sender, separate_send, eml, digest, status,
+					  next_attempt_at, created_at, finished_at) VALUES (?, 1, 'purge', 'a@example.com', FALSE, '', 'd', 'DONE', ?, ?, ?)""",
+					no, finished, finished, finished);
+			jdbc.update("INSERT INTO recipient (mail_no, email, kind, status) VALUES (?, 'r@example.com', 'to', 'DELIVERED')", no);
+		}
+		while (store.purgeFinished(now.minus(Duration.ofDays(30)), 500) > 0) {
+			// older jobs of earlier runs go too
+		}
+		assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM delivery_job WHERE mail_no IN (?, ?)", Long.class, base, base + 1))
+			.as("only the job finished a day ago is left").isEqualTo(1);
+		assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM recipient WHERE mail_no = ?", Long.class, base)).isZero();
+		assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM recipient WHERE mail_no = ?", Long.class, base + 1)).isEqualTo(1);
+	}
 }
