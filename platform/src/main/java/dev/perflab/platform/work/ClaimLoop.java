@@ -11,6 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Drains a durable queue table with at most {@code concurrency} items in flight per instance: one loop claims due
@@ -57,8 +59,12 @@ public abstract class ClaimLoop<T> implements SmartLifecycle {
 	/** Processes one claimed item, recording its outcome; runs on the pool, no transaction open. */
 	protected abstract void process(T item);
 
-	/** Called about once a second from the loop: backlog gauges, expired leases, purges. */
+	/** Called about once a second from the loop: backlog gauges, expired leases. */
 	protected void housekeeping() {
+	}
+
+	/** Called about once a minute from the loop: purges of what is past its retention. */
+	protected void purge() {
 	}
 
 	/** Something was committed: look now instead of at the next poll. */
@@ -68,13 +74,41 @@ public abstract class ClaimLoop<T> implements SmartLifecycle {
 		}
 	}
 
+	/**
+	 * Wakes the loop once the caller's transaction commits (at once when there is none): the item it wrote is then
+	 * visible to the claim.
+	 */
+	public void wakeAfterCommit() {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			wake();
+			return;
+		}
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+			@Override
+			public void afterCommit() {
+				wake();
+			}
+		});
+	}
+
+	/** {@code first} doubled per attempt after the first, at most {@code max}. */
+	public static Duration backoff(Duration first, Duration max, int attempt) {
+		Duration delay = first.multipliedBy(1L << Math.min(Math.max(attempt - 1, 0), 20));
+		return delay.compareTo(max) > 0 ? max : delay;
+	}
+
 	private void run() {
 		long lastHousekeeping = 0;
+		long lastPurge = System.nanoTime();
 		while (running) {
 			try {
 				if (System.nanoTime() - lastHousekeeping > TimeUnit.SECONDS.toNanos(1)) {
 					housekeeping();
 					lastHousekeeping = System.nanoTime();
+				}
+				if (System.nanoTime() - lastPurge > TimeUnit.MINUTES.toNanos(1)) {
+					purge();
+					lastPurge = System.nanoTime();
 				}
 				int free = Math.min(slots.availablePermits(), batchSize);
 				List<T> claimed = free == 0 ? List.of() : claim(free);

@@ -6,6 +6,8 @@ import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import dev.perflab.platform.work.ClaimLoop;
+
 /**
  * @param listCount lab switch: {@code not-exists} (fixed) or {@code left-join} (seed 000's count)
  * @param emlRead lab switch: {@code streaming} (fixed) or {@code in-memory} (seed 000's parser)
@@ -52,15 +54,14 @@ public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @D
 	 * @param timeout the whole push, answer included
 	 * @param retention how long a pushed row is kept (for an operator) before it is deleted
 	 */
-	public record Relay(@DefaultValue("true") boolean enabled, @DefaultValue("http://127.0.0.1:8082") String sendUrl, @DefaultValue("8") int concurrency,
-			@DefaultValue("64") int batchSize, @DefaultValue("200ms") Duration pollInterval,
+	public record Relay(@DefaultValue("true") boolean enabled, @DefaultValue("http://127.0.0.1:8082") String sendUrl,
+			@DefaultValue("8") int concurrency, @DefaultValue("64") int batchSize, @DefaultValue("200ms") Duration pollInterval,
 			@DefaultValue("30s") Duration lease, @DefaultValue("500ms") Duration backoff,
 			@DefaultValue("30s") Duration maxBackoff, @DefaultValue("1s") Duration connectTimeout,
 			@DefaultValue("10s") Duration timeout, @DefaultValue("1d") Duration retention) {
 
 		public Duration backoffAfter(int attempts) {
-			Duration delay = backoff.multipliedBy(1L << Math.min(Math.max(attempts - 1, 0), 20));
-			return delay.compareTo(maxBackoff) > 0 ? maxBackoff : delay;
+			return ClaimLoop.backoff(backoff, maxBackoff, attempts);
 		}
 	}
 }

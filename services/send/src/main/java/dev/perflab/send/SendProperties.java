@@ -6,6 +6,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 
+import dev.perflab.platform.work.ClaimLoop;
+
 /**
  * @param smtp the relay every message goes to
  * @param delivery how many messages are in flight and how failures are retried
@@ -43,9 +45,7 @@ public record SendProperties(@DefaultValue Smtp smtp, @DefaultValue Delivery del
 			@DefaultValue("30d") Duration retention) {
 
 		public Duration backoffAfter(int attempts) {
-			long factor = 1L << Math.min(Math.max(attempts - 1, 0), 20);
-			Duration delay = backoff.multipliedBy(factor);
-			return delay.compareTo(maxBackoff) > 0 ? maxBackoff : delay;
+			return ClaimLoop.backoff(backoff, maxBackoff, attempts);
 		}
 	}
 }

@@ -55,6 +55,27 @@ record SendApi(int port) {
 		}
 	}
 
+	/** Polls the delivery status until the job is done (20 s at most) and returns it. */
+	Map<?, ?> awaitDone(String owner, long no) {
+		java.time.Instant until = java.time.Instant.now().plusSeconds(20);
+		while (true) {
+			HttpResponse<String> response = delivery(owner, "/v2/mails/" + no + "/delivery");
+			org.assertj.core.api.Assertions.assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+			Map<?, ?> status = json(response);
+			if ("done".equals(status.get("status"))) {
+				return status;
+			}
+			org.assertj.core.api.Assertions.assertThat(java.time.Instant.now())
+				.as("delivery of mail %d done in time: %s", no, status).isBefore(until);
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException e) {
+				throw new IllegalStateException(e);
+			}
+		}
+	}
+
 	static Map<?, ?> json(HttpResponse<String> response) {
 		return JSON.readValue(response.body(), Map.class);
 	}

@@ -200,22 +200,7 @@ class SendServiceTest {
 	}
 
 	private Map<?, ?> awaitDone(String owner, long no) {
-		Instant until = Instant.now().plus(Duration.ofSeconds(20));
-		while (true) {
-			HttpResponse<String> response = api.delivery(owner, "/v2/mails/" + no + "/delivery");
-			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-			Map<?, ?> delivery = SendApi.json(response);
-			if ("done".equals(delivery.get("status"))) {
-				return delivery;
-			}
-			assertThat(Instant.now()).as("delivery of mail %d done in time: %s", no, delivery).isBefore(until);
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException e) {
-				throw new IllegalStateException(e);
-			}
-		}
+		return api.awaitDone(owner, no);
 	}
 
 	@SuppressWarnings("unchecked")

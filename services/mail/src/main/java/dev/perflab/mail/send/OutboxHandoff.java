@@ -1,7 +1,5 @@
 package dev.perflab.mail.send;
 
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -29,12 +27,7 @@ class OutboxHandoff implements SendHandoff {
 			long mailNo = mails.mail(draft);
 			mails.receiptTags(draft, mailNo);
 			mails.outbox(draft, mailNo);
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					relay.wake();
-				}
-			});
+			relay.wakeAfterCommit();
 			return mailNo;
 		});
 	}

@@ -1,10 +1,11 @@
 package dev.perflab.mail.send;
 
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
@@ -50,8 +51,6 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 
 	private final Counter dead;
 
-	private long lastPurge = System.nanoTime();
-
 	OutboxRelay(JdbcClient jdbc, TransactionTemplate tx, SendClient send, JsonMapper json, MailProperties properties,
 			MeterRegistry meters) {
 		super("outbox", properties.relay().concurrency(), properties.relay().batchSize(),
@@ -72,19 +71,25 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	 * caller's transaction (on its connection). Failures are swallowed, as in the seed; the row stays for the relay.
 	 */
 	void pushNow(long outboxId) {
-		Row row = jdbc.sql("SELECT id, mail_no, payload, attempts FROM outbox WHERE id = ?").param(outboxId)
+		Row row = jdbc.sql("SELECT id, payload, attempts FROM outbox WHERE id = ?").param(outboxId)
 			.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("payload"), rs.getInt("attempts")))
 			.single();
 		try {
-			int status = send.push(row.id(), json.readValue(row.payload(), OutboxJob.class));
-			if (status == 200 || status == 201) {
-				jdbc.sql("UPDATE outbox SET sent_at = ? WHERE id = ?").params(now(), row.id()).update();
-				pushed.increment();
-			}
+			push(row);
 		}
 		catch (Exception e) {
 			log.warn("outbox {}: synchronous push failed, left to the relay: {}", outboxId, e.toString());
 		}
+	}
+
+	/** Pushes one row and marks it sent when send took it; @return the status send answered */
+	private int push(Row row) throws IOException, InterruptedException {
+		int status = send.push(row.id(), json.readValue(row.payload(), OutboxJob.class));
+		if (status == 200 || status == 201) {
+			jdbc.sql("UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?").params(now(), row.id()).update();
+			pushed.increment();
+		}
+		return status;
 	}
 
 	@Override
@@ -96,14 +101,11 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	protected void housekeeping() {
 		backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
 			.query(Long.class).single());
-		if (System.nanoTime() - lastPurge > TimeUnit.MINUTES.toNanos(1)) {
-			purgeSent();
-			lastPurge = System.nanoTime();
-		}
 	}
 
 	/** Rows send acknowledged more than {@code retention} ago, in small batches (no long lock on the table). */
-	private void purgeSent() {
+	@Override
+	protected void purge() {
 		Timestamp before = Timestamp.from(Instant.now().minus(settings.retention()));
 		int deleted;
 		do {
@@ -123,10 +125,10 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 				.params(now, limit)
 				.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("payload"), rs.getInt("attempts") + 1))
 				.list();
-			Timestamp leaseEnd = Timestamp.from(now.toInstant().plus(settings.lease()));
-			for (Row row : rows) {
-				jdbc.sql("UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ? WHERE id = ?")
-					.params(leaseEnd, row.id())
+			if (!rows.isEmpty()) {
+				jdbc.sql("UPDATE outbox SET attempts = attempts + 1, next_attempt_at = :leaseEnd WHERE id IN (:ids)")
+					.param("leaseEnd", Timestamp.from(now.toInstant().plus(settings.lease())))
+					.param("ids", rows.stream().map(Row::id).toList())
 					.update();
 			}
 			return rows;
@@ -138,15 +140,13 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		String error;
 		int status = 0;
 		try {
-			status = send.push(row.id(), json.readValue(row.payload(), OutboxJob.class));
+			status = push(row);
 			if (status == 200 || status == 201) {
-				jdbc.sql("UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?").params(now(), row.id()).update();
-				pushed.increment();
 				return;
 			}
 			error = "send answered " + status;
 		}
-		catch (java.nio.file.NoSuchFileException e) {
+		catch (NoSuchFileException e) {
 			status = 410;
 			error = "EML file missing: " + e.getMessage();
 		}

@@ -40,9 +40,12 @@ class DeliveryStore {
 				.params(now, limit)
 				.query(Long.class)
 				.list();
-			for (Long mailNo : due) {
-				jdbc.sql("UPDATE delivery_job SET status = 'SENDING', attempts = attempts + 1, lease_until = ? WHERE mail_no = ?")
-					.params(Timestamp.from(now.toInstant().plus(lease)), mailNo)
+			if (!due.isEmpty()) {
+				jdbc.sql("""
+						UPDATE delivery_job SET status = 'SENDING', attempts = attempts + 1, lease_until = :leaseEnd
+						WHERE mail_no IN (:due)""")
+					.param("leaseEnd", Timestamp.from(now.toInstant().plus(lease)))
+					.param("due", due)
 					.update();
 			}
 			return due;
@@ -85,7 +88,7 @@ class DeliveryStore {
 				String next = switch (o.result()) {
 					case DELIVERED -> "DELIVERED";
 					case FAILED -> "FAILED";
-					case RETRY -> "PENDING";
+					case RETRY, UNREACHABLE -> "PENDING";
 				};
 				jdbc.sql("""
 						UPDATE recipient SET status = ?, attempts = attempts + 1, last_reply = ?, message_id = ?,
@@ -151,9 +154,9 @@ class DeliveryStore {
 				.params(Timestamp.from(before), limit)
 				.query(Long.class)
 				.list();
-			for (Long mailNo : old) {
-				jdbc.sql("DELETE FROM recipient WHERE mail_no = ?").param(mailNo).update();
-				jdbc.sql("DELETE FROM delivery_job WHERE mail_no = ?").param(mailNo).update();
+			if (!old.isEmpty()) {
+				jdbc.sql("DELETE FROM recipient WHERE mail_no IN (:old)").param("old", old).update();
+				jdbc.sql("DELETE FROM delivery_job WHERE mail_no IN (:old)").param("old", old).update();
 			}
 			return old.size();
 		});

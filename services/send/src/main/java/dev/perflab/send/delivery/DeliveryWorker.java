@@ -2,7 +2,6 @@ package dev.perflab.send.delivery;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.micrometer.core.instrument.Counter;
@@ -43,8 +42,6 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 
 	private final Timer smtp;
 
-	private long lastPurge = System.nanoTime();
-
 	DeliveryWorker(DeliveryStore store, SmtpRelay relay, SendProperties properties, MeterRegistry meters) {
 		super("delivery", properties.delivery().concurrency(), properties.delivery().concurrency(),
 				properties.delivery().pollInterval());
@@ -71,12 +68,13 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 			log.warn("requeued {} jobs whose lease ran out (a worker died or stalled)", requeued);
 		}
 		backlog.set(store.backlog());
-		if (System.nanoTime() - lastPurge > TimeUnit.MINUTES.toNanos(1)) {
-			Instant before = Instant.now().minus(settings.retention());
-			while (store.purgeFinished(before, 500) == 500 && !stopping()) {
-				// in batches: no long lock on the tables
-			}
-			lastPurge = System.nanoTime();
+	}
+
+	@Override
+	protected void purge() {
+		Instant before = Instant.now().minus(settings.retention());
+		while (store.purgeFinished(before, 500) == 500 && !stopping()) {
+			// in batches: no long lock on the tables
 		}
 	}
 
@@ -92,8 +90,8 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 			sample.stop(smtp);
 			store.record(mailNo, outcomes);
 			count(outcomes);
-			if (outcomes.stream().allMatch(o -> o.result() == Result.RETRY) && isConnectionFailure(outcomes)) {
-				break; // the relay is unreachable: the other units would only wait for the same timeout
+			if (outcomes.stream().anyMatch(o -> o.result() == Result.UNREACHABLE)) {
+				break; // the other units would only wait for the same timeout
 			}
 		}
 		int pending = store.settle(job, settings.maxAttempts(), settings.backoffAfter(job.attempt()));
@@ -103,17 +101,12 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 		}
 	}
 
-	private static boolean isConnectionFailure(List<Outcome> outcomes) {
-		String reply = outcomes.getFirst().reply();
-		return reply != null && reply.startsWith(SmtpRelay.NO_REPLY);
-	}
-
 	private void count(List<Outcome> outcomes) {
 		for (Outcome o : outcomes) {
 			switch (o.result()) {
 				case DELIVERED -> delivered.increment();
 				case FAILED -> failed.increment();
-				case RETRY -> retried.increment();
+				case RETRY, UNREACHABLE -> retried.increment();
 			}
 		}
 	}

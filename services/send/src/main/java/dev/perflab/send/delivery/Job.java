@@ -17,9 +17,14 @@ record Job(long mailNo, long office, String sender, boolean separateSend, String
 	 * a separate send or a mail with read receipts is one message per recipient, each with its own tag.
 	 */
 	List<List<Recipient>> units() {
-		if (separateSend || certKey != null || pending.isEmpty()) {
+		if (messagePerRecipient() || pending.isEmpty()) {
 			return pending.stream().map(List::of).toList();
 		}
 		return List.of(pending);
+	}
+
+	/** a separate send, or read receipts (each recipient's message carries their own tag) */
+	boolean messagePerRecipient() {
+		return separateSend || certKey != null;
 	}
 }

@@ -9,8 +9,10 @@ record Outcome(String email, Result result, String reply, String messageId, Stri
 		DELIVERED,
 		/** refused for good (a 5xx reply): not retried */
 		FAILED,
-		/** try again later (4xx, timeout, connection refused) */
-		RETRY
+		/** try again later (a 4xx reply) */
+		RETRY,
+		/** try again later: the relay said nothing (refused connection, timeout) */
+		UNREACHABLE
 
 	}
 }

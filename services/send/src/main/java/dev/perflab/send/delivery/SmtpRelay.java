@@ -38,7 +38,7 @@ import dev.perflab.send.delivery.Outcome.Result;
 class SmtpRelay {
 
 	/** the reply recorded when the relay said nothing (refused connection, timeout) */
-	static final String NO_REPLY = "no reply: ";
+	private static final String NO_REPLY = "no reply: ";
 
 	private final Session session;
 
@@ -92,7 +92,7 @@ class SmtpRelay {
 			return partial(e, unit, messageId, receiptUrl);
 		}
 		catch (MessagingException | RuntimeException e) {
-			return all(unit, Result.RETRY, trim(NO_REPLY + e.getClass().getSimpleName() + ": " + e.getMessage()), messageId,
+			return all(unit, Result.UNREACHABLE, trim(NO_REPLY + e.getClass().getSimpleName() + ": " + e.getMessage()), messageId,
 					receiptUrl);
 		}
 	}
@@ -154,7 +154,7 @@ class SmtpRelay {
 
 	/** {@code <mailNo>@send.perflab} for a shared message, {@code <mailNo>.<hash of the address>@send.perflab} per recipient */
 	private static String messageId(Job job, List<Recipient> unit) {
-		if (!job.separateSend() && job.certKey() == null) {
+		if (!job.messagePerRecipient()) {
 			return "<" + job.mailNo() + "@send.perflab>";
 		}
 		try {

@@ -17,8 +17,6 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.support.TransactionSynchronization;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.perflab.platform.ProblemException;
@@ -64,12 +62,7 @@ class Jobs {
 		try {
 			tx.executeWithoutResult(status -> {
 				insert(mailNo, request, from, recipients, eml, digest);
-				TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-					@Override
-					public void afterCommit() {
-						worker.wake();
-					}
-				});
+				worker.wakeAfterCommit();
 			});
 			return true;
 		}
