@@ -39,10 +39,12 @@ for n in 1 2 3 4 5 6 7 8 9 10; do
 done
 tokens="${tokens%,}]"
 
+start_pooled() { SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL scripts/stack.sh start "$1" >/dev/null; }
+
 restart() { # handoff
   scripts/stack.sh stop mail >/dev/null; scripts/stack.sh stop send >/dev/null
-  SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL PERFLAB_MAIL_SENDHANDOFF=$1 scripts/stack.sh start mail
-  SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL scripts/stack.sh start send
+  PERFLAB_MAIL_SENDHANDOFF=$1 start_pooled mail
+  start_pooled send
 }
 
 drain() { # waits until mail's outbox and send's queue are empty
@@ -111,9 +113,9 @@ for phase in $PHASES; do
       k6_run "$run" "${FAULT_SECONDS}s" &
       # on a fixed clock from the start of the load; each restart runs beside it (a JVM start takes a while under load)
       ( sleep 10; scripts/stack.sh kill send; log "t=10s killed send (kill -9), restarting it"
-        SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL scripts/stack.sh start send >/dev/null; log "send is back" ) &
+        start_pooled send; log "send is back" ) &
       ( sleep 30; scripts/stack.sh kill mail; log "t=30s killed mail (kill -9), restarting it"
-        SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL scripts/stack.sh start mail >/dev/null; log "mail is back" ) &
+        start_pooled mail; log "mail is back" ) &
       ( sleep 55; kill -STOP "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=55s SMTP relay frozen (SIGSTOP) for 30 s"
         sleep 30; kill -CONT "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=85s SMTP relay back (SIGCONT)" ) &
       wait
