@@ -54,6 +54,10 @@ docs_in_sync() {
   return $rc
 }
 
+repo_files_only() {  # a GitHub runner has only the repository: no path outside it
+  ! grep -rnE '(\.\./|/work/)shared/' scripts charts
+}
+
 lint() {
   local c f rc=0
   for c in "${CHARTS[@]}"; do
@@ -64,6 +68,8 @@ lint() {
   return $rc
 }
 
+# CRDs kept in the repository (provenance in charts/tests/crds/README.md): k6-operator's TestRun, Gateway API's HTTPRoute
+REPO_CRDS=("$ROOT"/charts/tests/crds/*.yaml)
 SCHEMAS=""
 schemas() {
   local kv_dir po_dir crd_sum
@@ -72,16 +78,13 @@ schemas() {
   [ -d "$kv_dir" ] || { echo "no strict schemas for Kubernetes ${K8S_VERSION} in kubernetes-validate $KUBERNETES_VALIDATE_VERSION ($kv_dir)"; return 1; }
   po_dir="$(cd /tmp && prometheus_operator_dir)/example/prometheus-operator-crd"
   local crds=("$po_dir/monitoring.coreos.com_servicemonitors.yaml" "$po_dir/monitoring.coreos.com_podmonitors.yaml"
-              "$po_dir/monitoring.coreos.com_prometheusrules.yaml" "$ROOT/../shared/crds/k6.io_testruns.yaml")
-  [ -f "${crds[3]}" ] || crds[3]="/work/shared/crds/k6.io_testruns.yaml"
+              "$po_dir/monitoring.coreos.com_prometheusrules.yaml" "${REPO_CRDS[@]}")
   crd_sum="$(cat "${crds[@]}" "$ROOT/charts/tests/schemas.py" | sha256sum | cut -c1-12)"
   SCHEMAS="$PERFLAB_CACHE/schemas/k8s-$K8S_VERSION-kv$KUBERNETES_VALIDATE_VERSION-$crd_sum"
   [ -d "$SCHEMAS" ] && return 0
   mkdir -p "$PERFLAB_CACHE/schemas"
   "$K8S_TOOLS_PYTHON" charts/tests/schemas.py "$SCHEMAS" "$kv_dir" "${crds[@]}"
 }
-K6_CRD="$ROOT/../shared/crds/k6.io_testruns.yaml"
-[ -f "$K6_CRD" ] || K6_CRD=/work/shared/crds/k6.io_testruns.yaml
 
 render_and_validate() {
   local c f out rc=0 n=0
@@ -155,7 +158,7 @@ cluster_up() {
   local po_dir; po_dir="$(cd /tmp && prometheus_operator_dir)/example/prometheus-operator-crd"
   k apply --server-side -f "$po_dir/monitoring.coreos.com_servicemonitors.yaml" \
     -f "$po_dir/monitoring.coreos.com_podmonitors.yaml" -f "$po_dir/monitoring.coreos.com_prometheusrules.yaml" \
-    -f "$K6_CRD" >/dev/null || return 1
+    "${REPO_CRDS[@]/#/-f}" >/dev/null || return 1
   k wait --for condition=established crd --all --timeout 60s >/dev/null || return 1
   k create namespace perflab >/dev/null && k create namespace perflab-dryrun >/dev/null
 }
@@ -243,6 +246,7 @@ T0=$SECONDS
 step "tools (scripts/k8s-tools.sh)" tools || { echo "tools missing, cannot go on"; exit 1; }
 step "the chart ships k6-tests/ itself (files/k6 links to it)" test "$(readlink charts/perflab-loadtest/files/k6)" = ../../../k6-tests
 step "README values tables in sync, every value documented" docs_in_sync
+step "charts and scripts read only repository files (CRDs in charts/tests/crds)" repo_files_only
 step "helm lint --strict (every ci values set, both charts)" lint
 if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_OPERATOR_VERSION, k6 TestRun)" schemas; then
   step "render + kubeconform -strict (every ci values set)" render_and_validate
