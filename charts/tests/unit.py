@@ -118,6 +118,23 @@ def refuses_a_memory_limit_too_small_for_heap_plus_headroom():
     refuses("services.shortener.resources.limits.memory=1.5Gi")  # schema: whole numbers only
 
 
+# --- images -------------------------------------------------------------------------------------------------------
+
+@test
+def images_default_to_ghcr_at_the_chart_app_version_and_can_be_pinned_by_digest():
+    docs = render()
+    app = yaml.safe_load((CHART / "Chart.yaml").read_text())["appVersion"]
+    for svc in ["gateway", "mail", "send", "shortener"]:
+        assert container(docs, svc)["image"] == f"ghcr.io/perflab/{svc}:{app}", container(docs, svc)["image"]
+    digest = "sha256:" + "0123456789abcdef" * 4
+    assert container(render(f"services.gateway.image.digest={digest}"), "gateway")["image"] == f"ghcr.io/perflab/gateway@{digest}"
+    both = render(f"services.gateway.image.digest={digest}", "services.gateway.image.tag=1.2.3", "image.registry=registry.local:5000/")
+    assert container(both, "gateway")["image"] == f"registry.local:5000/perflab/gateway:1.2.3@{digest}"
+    assert container(render("image.registry="), "mail")["image"] == f"perflab/mail:{app}"
+    for bad in ["sha256:abc", "md5:" + "0" * 64, "sha256:" + "A" * 64, "0" * 64]:
+        assert "/services/gateway/image/digest" in refuses(f"services.gateway.image.digest={bad}"), bad
+
+
 # --- env: lab switches, stores, hikari, gateway routes -------------------------------------------------------------
 
 @test

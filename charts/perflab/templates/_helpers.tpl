@@ -63,7 +63,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- define "perflab.normalizeServices" -}}
 {{- $defaults := dict
   "replicas" 2 "stores" list "hikari" dict "lab" dict "env" dict "allowFrom" list "alerts" list "serviceUrls" dict
-  "image" (dict "tag" "" "pullPolicy" "IfNotPresent")
+  "image" (dict "tag" "" "digest" "" "pullPolicy" "IfNotPresent")
   "jvm" (dict "gc" "G1" "heap" "1g" "extraOpts" "")
   "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70
                       "podsMetric" (dict "enabled" false "name" "http_server_requests_per_second" "averageValue" "200"))
@@ -143,11 +143,20 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* Images ------------------------------------------------------------------------------------------------ */}}
 
-{{/* Image of a service. Arguments: (dict "root" $ "svc" $svc). The tag defaults to the chart's appVersion. */}}
+{{/* Image of a service. Arguments: (dict "root" $ "svc" $svc). <registry>/<repository>:<tag>, the tag defaulting
+     to the chart's appVersion; with a digest: <repository>@<digest>, or <repository>:<tag>@<digest> when a tag is
+     set (the digest decides what runs, the tag only tells a reader which release it was). */}}
 {{- define "perflab.serviceImage" -}}
 {{- $repo := .svc.image.repository }}
 {{- if .root.Values.image.registry }}{{ $repo = printf "%s/%s" (trimSuffix "/" .root.Values.image.registry) $repo }}{{ end }}
+{{- $digest := .svc.image.digest | default "" }}
+{{- if and $digest .svc.image.tag }}
+{{- printf "%s:%s@%s" $repo .svc.image.tag $digest }}
+{{- else if $digest }}
+{{- printf "%s@%s" $repo $digest }}
+{{- else }}
 {{- printf "%s:%s" $repo (default .root.Chart.AppVersion .svc.image.tag) }}
+{{- end }}
 {{- end }}
 
 {{/* imagePullSecrets list (empty string when none). */}}
