@@ -23,6 +23,11 @@ PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.93.0}"
 # kubernetes-validate ships the upstream OpenAPI-derived JSON schemas per Kubernetes minor.
 KUBERNETES_VALIDATE_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
 PYYAML_VERSION="${PYYAML_VERSION:-6.0.2}"
+# The real node (scripts/k8s-node.sh): crane (local OCI registry, image pushes) and CoreDNS (cluster DNS as a host
+# process, only the plugins it needs) from the Go module proxy; containerd 1.6, runc, the CNI plugins, iptables,
+# conntrack, socat and debootstrap from Debian's packages (whatever Debian 12 ships).
+CRANE_VERSION="${CRANE_VERSION:-v0.22.1}"
+COREDNS_VERSION="${COREDNS_VERSION:-v1.14.7}"
 
 HELM="$K8S_TOOLS_BIN/helm-$HELM_VERSION"
 KUBECONFORM="$K8S_TOOLS_BIN/kubeconform-$KUBECONFORM_VERSION"
@@ -31,6 +36,14 @@ KUBE_APISERVER="$K8S_TOOLS_BIN/kube-apiserver-$K8S_VERSION"
 KUBE_CONTROLLER_MANAGER="$K8S_TOOLS_BIN/kube-controller-manager-$K8S_VERSION"
 KUBE_SCHEDULER="$K8S_TOOLS_BIN/kube-scheduler-$K8S_VERSION"
 KUBECTL="$K8S_TOOLS_BIN/kubectl-$K8S_VERSION"
+KUBELET="$K8S_TOOLS_BIN/kubelet-$K8S_VERSION"
+KUBE_PROXY="$K8S_TOOLS_BIN/kube-proxy-$K8S_VERSION"
+CRANE="$K8S_TOOLS_BIN/crane-$CRANE_VERSION"
+COREDNS="$K8S_TOOLS_BIN/coredns-$COREDNS_VERSION"
+# The pod sandbox ("pause") image's one binary: a few lines of Go (below) built here, since no image can be pulled.
+PERFLAB_PAUSE_VERSION="${PERFLAB_PAUSE_VERSION:-1}"
+PERFLAB_PAUSE="$K8S_TOOLS_BIN/perflab-pause-$PERFLAB_PAUSE_VERSION"
+K8S_NODE_PACKAGES=(containerd runc containernetworking-plugins iptables conntrack socat debootstrap)
 PROMTOOL="${PROMTOOL:-$(command -v promtool 2>/dev/null || echo /usr/bin/promtool)}"
 K8S_TOOLS_VENV="$PERFLAB_CACHE/venv-chart-kv$KUBERNETES_VALIDATE_VERSION"
 K8S_TOOLS_PYTHON="$K8S_TOOLS_VENV/bin/python"
@@ -84,7 +97,7 @@ _build_helm() {
 _build_k8s() {
   local missing=()
   local b
-  for b in kube-apiserver kube-controller-manager kube-scheduler kubectl; do
+  for b in kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kube-proxy; do
     [ -x "$K8S_TOOLS_BIN/$b-$K8S_VERSION" ] || missing+=("$b")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
@@ -148,6 +161,86 @@ _install_python() {
   "$K8S_TOOLS_VENV/bin/pip" install -q "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "PyYAML==$PYYAML_VERSION"
 }
 
+# CoreDNS with only the plugins the cluster DNS uses (the full build pulls every cloud SDK): a wrapper main that
+# imports them and coremain, in a module that requires the pinned CoreDNS.
+_build_coredns() {
+  [ -x "$COREDNS" ] && return 0
+  _k8s_log "building coredns $COREDNS_VERSION (plugins: bind, kubernetes, forward, cache, errors, log, health, ready, loop, reload, loadbalance)"
+  local tmp; tmp="$(mktemp -d)"
+  (
+    set -e
+    cd "$tmp"
+    export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
+    printf 'module perflab.local/tools/coredns\n\ngo 1.25.0\n\nrequire github.com/coredns/coredns %s\n' "$COREDNS_VERSION" > go.mod
+    {
+      printf 'package main\n\nimport (\n'
+      for p in bind kubernetes forward cache errors log health ready loop reload loadbalance; do
+        printf '\t_ "github.com/coredns/coredns/plugin/%s"\n' "$p"
+      done
+      printf '\t"github.com/coredns/coredns/coremain"\n)\n\nfunc main() { coremain.Run() }\n'
+    } > main.go
+    go mod download "github.com/coredns/coredns@$COREDNS_VERSION"
+    go build -ldflags "-s -w" -o "$COREDNS.tmp" .
+    mv "$COREDNS.tmp" "$COREDNS"
+  ) || { rm -rf "$tmp"; _k8s_log "FAILED to build coredns $COREDNS_VERSION"; return 1; }
+  rm -rf "$tmp"
+}
+
+# perflab-pause: PID 1 of every pod sandbox. Sleeps until SIGINT/SIGTERM and reaps orphaned children (a pod with
+# shareProcessNamespace has them), like Kubernetes' own pause.c.
+_build_pause() {
+  [ -x "$PERFLAB_PAUSE" ] && return 0
+  _k8s_log "building perflab-pause $PERFLAB_PAUSE_VERSION"
+  local tmp; tmp="$(mktemp -d)"
+  printf 'module perflab.local/tools/pause\n\ngo 1.25\n' >"$tmp/go.mod"
+  cat >"$tmp/main.go" <<'EOF'
+package main
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	sig := make(chan os.Signal, 8)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGCHLD)
+	for s := range sig {
+		if s != syscall.SIGCHLD {
+			os.Exit(0)
+		}
+		for {
+			var ws syscall.WaitStatus
+			if pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil); pid <= 0 || err != nil {
+				break
+			}
+		}
+	}
+}
+EOF
+  (cd "$tmp" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -ldflags "-s -w" -o "$PERFLAB_PAUSE.tmp" . && mv "$PERFLAB_PAUSE.tmp" "$PERFLAB_PAUSE") \
+    || { rm -rf "$tmp"; _k8s_log "FAILED to build perflab-pause"; return 1; }
+  rm -rf "$tmp"
+}
+
+_install_node_packages() {
+  local missing=() p
+  for p in "${K8S_NODE_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  _k8s_log "installing ${missing[*]} from the Debian packages (no recommends)"
+  local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  # policy-rc.d 101 keeps apt from starting containerd's service: the node starts its own, state under its DIR.
+  local policy=/usr/sbin/policy-rc.d created=""
+  if [ ! -e "$policy" ]; then printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null; $sudo chmod +x "$policy"; created=1; fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null \
+    || { $sudo apt-get update -q >/dev/null \
+         && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; }
+  [ -n "$created" ] && $sudo rm -f "$policy"
+  command -v containerd >/dev/null && command -v runc >/dev/null && [ -x /usr/lib/cni/bridge ]
+}
+
 prometheus_operator_dir() {
   GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json \
     "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" 2>/dev/null \
@@ -158,7 +251,7 @@ _k8s_tools_main() {
   set -euo pipefail
   mkdir -p "$K8S_TOOLS_BIN"
   if [ "${1:-}" = paths ]; then
-    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL PROMTOOL K8S_TOOLS_PYTHON; do
+    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL KUBELET KUBE_PROXY CRANE COREDNS PERFLAB_PAUSE PROMTOOL K8S_TOOLS_PYTHON; do
       printf '%s=%s\n' "$v" "${!v}"
     done
     return 0
@@ -172,6 +265,10 @@ _k8s_tools_main() {
   _go_build_pinned kubeconform github.com/yannh/kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform "-s -w"
   _go_build_pinned kwok sigs.k8s.io/kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok \
     "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
+  _install_node_packages
+  _go_build_pinned crane github.com/google/go-containerregistry "$CRANE_VERSION" github.com/google/go-containerregistry/cmd/crane "-s -w"
+  _build_coredns
+  _build_pause
   _build_k8s
   _k8s_log "tools ready in $((SECONDS - t0)) s under $K8S_TOOLS_BIN"
 }
