@@ -105,17 +105,68 @@ def gc_choice_and_extra_opts_reach_java_tool_options():
 
 
 @test
-def refuses_a_memory_limit_too_small_for_heap_plus_headroom():
+def refuses_a_memory_limit_too_small_for_heap_metaspace_direct_memory_and_overhead():
+    # limit >= heap + heap/16 + maxMetaspace + maxDirectMemory + 128Mi; the defaults (1g, 192Mi, 128Mi) need 1536Mi
     err = refuses("services.shortener.resources.limits.memory=1535Mi")
-    assert "limit >= heap x 1.25 + 256Mi = 1536Mi" in err, err
+    assert "services.shortener: resources.limits.memory 1535Mi is too small" in err and "= 1536Mi" in err, err
     render("services.shortener.resources.limits.memory=1536Mi")  # exactly the rule
     render("services.shortener.resources.limits.memory=2G")
     err = refuses("services.shortener.jvm.heap=2g", "services.shortener.resources.limits.memory=2Gi")
-    assert "2816Mi" in err, err
-    render("services.shortener.jvm.heap=2g", "services.shortener.resources.limits.memory=2816Mi")
-    render("services.shortener.jvm.heap=512m", "services.shortener.resources.limits.memory=896Mi")
-    refuses("services.shortener.jvm.heap=512m", "services.shortener.resources.limits.memory=895Mi")
+    assert "2624Mi" in err, err  # 2048 + 128 + 192 + 128 + 128
+    render("services.shortener.jvm.heap=2g", "services.shortener.resources.limits.memory=2624Mi")
+    render("services.shortener.jvm.heap=512m", "services.shortener.resources.limits.memory=992Mi")
+    refuses("services.shortener.jvm.heap=512m", "services.shortener.resources.limits.memory=991Mi")
+    # metaspace and direct memory count: raising either raises the floor by as much
+    assert "1600Mi" in refuses("services.shortener.jvm.maxDirectMemory=192Mi")
+    assert "1664Mi" in refuses("services.shortener.jvm.maxMetaspace=320Mi")
+    render("services.shortener.jvm.maxMetaspace=128Mi", "services.shortener.jvm.maxDirectMemory=64Mi",
+           "services.shortener.resources.limits.memory=1408Mi")
     refuses("services.shortener.resources.limits.memory=1.5Gi")  # schema: whole numbers only
+    assert "/services/shortener/jvm/maxDirectMemory" in refuses("services.shortener.jvm.maxDirectMemory=128m")
+
+
+@test
+def metaspace_and_direct_memory_are_capped_in_java_tool_options():
+    opts = java_opts(render())
+    assert "-XX:MaxMetaspaceSize=192m" in opts and "-XX:MaxDirectMemorySize=128m" in opts, opts
+    opts = java_opts(render("services.shortener.jvm.maxDirectMemory=65536Ki", "services.shortener.jvm.maxMetaspace=1Gi",
+                            "services.shortener.resources.limits.memory=3Gi"))
+    assert "-XX:MaxDirectMemorySize=64m" in opts and "-XX:MaxMetaspaceSize=1024m" in opts, opts
+
+
+@test
+def extra_opts_and_env_cannot_bypass_the_memory_rule_or_the_gc_choice():
+    for flag, owner in [("-Xmx2g", "jvm.heap"), ("-Xms512m", "jvm.heap"), ("-XX:MaxRAM=4g", "jvm.heap"),
+                        ("-XX:MaxRAMPercentage=75.0", "jvm.heap"), ("-XX:InitialRAMPercentage=50", "jvm.heap"),
+                        ("-XX:MinRAMPercentage=50", "jvm.heap"), ("-XX:MaxHeapSize=2g", "jvm.heap"),
+                        ("-XX:InitialHeapSize=1g", "jvm.heap"), ("-XX:+UseSerialGC", "jvm.gc"), ("-XX:-UseG1GC", "jvm.gc"),
+                        ("-XX:+UseZGC", "jvm.gc"), ("-XX:MaxDirectMemorySize=1g", "jvm.maxDirectMemory"),
+                        ("-XX:MaxMetaspaceSize=1g", "jvm.maxMetaspace")]:
+        err = refuses(f"services.shortener.jvm.extraOpts=-Xlog:gc {flag}")
+        assert f"services.shortener.jvm.extraOpts: {flag} is not allowed" in err and f"services.shortener.{owner}" in err, err
+    for key in ["JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"]:
+        err = refuses(f"services.mail.env.{key}=-Xmx4g")
+        assert f"services.mail.env.{key} is not allowed" in err, err
+    # diagnostics and the young generation stay free
+    opts = java_opts(render("services.shortener.jvm.extraOpts=-Xlog:gc -Xss512k -XX:+AlwaysPreTouch -Xmn256m"))
+    assert opts[-4:] == ["-Xlog:gc", "-Xss512k", "-XX:+AlwaysPreTouch", "-Xmn256m"], opts
+
+
+@test
+def guaranteed_resources_set_requests_to_limits_globally_or_per_service():
+    docs = render()
+    assert container(docs, "gateway")["resources"]["requests"] == {"cpu": "1", "memory": "1536Mi"}
+    docs = render("resources.guaranteed=true", "services.mail.resources.guaranteed=false")
+    for svc in ["gateway", "send", "shortener"]:
+        r = container(docs, svc)["resources"]
+        assert r["requests"] == r["limits"] == {"cpu": "2", "memory": "1536Mi"}, (svc, r)
+        assert "guaranteed" not in r
+    assert container(docs, "mail")["resources"]["requests"]["cpu"] == "1"
+    assert "guaranteed" not in container(docs, "mail")["resources"]
+    one_svc = render("services.send.resources.guaranteed=true")
+    assert container(one_svc, "send")["resources"]["requests"]["cpu"] == "2"
+    assert container(one_svc, "gateway")["resources"]["requests"]["cpu"] == "1"
+    assert "/resources/guaranteed" in refuses("resources.guaranteed=yes")
 
 
 # --- images -------------------------------------------------------------------------------------------------------

@@ -64,7 +64,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- $defaults := dict
   "replicas" 2 "stores" list "hikari" dict "lab" dict "env" dict "allowFrom" list "alerts" list "serviceUrls" dict
   "image" (dict "tag" "" "digest" "" "pullPolicy" "IfNotPresent")
-  "jvm" (dict "gc" "G1" "heap" "1g" "extraOpts" "")
+  "jvm" (dict "gc" "G1" "heap" "1g" "maxMetaspace" "192Mi" "maxDirectMemory" "128Mi" "extraOpts" "")
   "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70
                       "podsMetric" (dict "enabled" false "name" "http_server_requests_per_second" "averageValue" "200"))
   "pdb" (dict "enabled" true "maxUnavailable" 1) }}
@@ -215,7 +215,41 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* JVM ------------------------------------------------------------------------------------------------------ */}}
 
-{{/* JAVA_TOOL_OPTIONS of a service; fails when the memory limit leaves no room beside the heap.
+{{/* A memory size of the JVM values in Kubernetes binary units (128Mi, 1Gi, 65536Ki) to bytes. */}}
+{{- define "perflab.binaryBytes" -}}
+{{- $q := toString . }}
+{{- if not (regexMatch "^[0-9]+(Ki|Mi|Gi)$" $q) }}{{ fail (printf "cannot read %q: use Ki, Mi or Gi (e.g. 128Mi)" $q) }}{{ end }}
+{{- include "perflab.k8sBytes" $q }}
+{{- end }}
+
+{{/* Bytes as a JVM size: m when whole MiB, else k. */}}
+{{- define "perflab.jvmSize" -}}
+{{- $b := . | int64 }}
+{{- if eq (mod $b 1048576) 0 }}{{ printf "%dm" (div $b 1048576) }}{{ else }}{{ printf "%dk" (div $b 1024) }}{{ end }}
+{{- end }}
+
+{{/* The memory rule, in bytes: heap + heap/16 + metaspace + direct memory + 128Mi. Metaspace and direct memory are
+     capped by flags the chart sets; heap/16 is the GC's own bookkeeping (card table, remembered sets, mark bitmaps),
+     which grows with the heap; 128Mi is the rest of the process: code cache, thread stacks, JIT, symbol tables and
+     libc arenas. Arguments: (dict "heap" bytes "metaspace" bytes "direct" bytes). */}}
+{{- define "perflab.memoryNeeded" -}}
+{{- add .heap (div .heap 16) .metaspace .direct 134217728 }}
+{{- end }}
+
+{{/* Flags of jvm.extraOpts that would take the memory rule (or the GC choice) out of the chart's hands, with the
+     value that owns each. */}}
+{{- define "perflab.reservedJvmFlags" -}}
+{{- toJson (list
+  (dict "re" "^-Xm[sx]" "owner" "jvm.heap")
+  (dict "re" "^-XX:[A-Za-z]*HeapSize=" "owner" "jvm.heap")
+  (dict "re" "^-XX:[A-Za-z]*RAM[A-Za-z]*=" "owner" "jvm.heap")
+  (dict "re" "^-XX:[+-]Use[A-Za-z0-9]*GC$" "owner" "jvm.gc")
+  (dict "re" "^-XX:MaxDirectMemorySize=" "owner" "jvm.maxDirectMemory")
+  (dict "re" "^-XX:MaxMetaspaceSize=" "owner" "jvm.maxMetaspace")) }}
+{{- end }}
+
+{{/* JAVA_TOOL_OPTIONS of a service; fails when the memory limit leaves no room beside the heap, metaspace and
+     direct memory, or when extraOpts tries to size the JVM's memory or pick its GC.
      Arguments: (dict "name" $name "svc" $svc). */}}
 {{- define "perflab.javaToolOptions" -}}
 {{- $jvm := .svc.jvm | default dict }}
@@ -225,16 +259,26 @@ app.kubernetes.io/component: {{ .component }}
 {{- if not $limits.memory }}
 {{- fail (printf "services.%s.resources.limits.memory is required: the heap (%s) is checked against it" .name $heap) }}
 {{- end }}
+{{- range $opt := splitList " " ($jvm.extraOpts | default "") }}
+{{- range $flag := include "perflab.reservedJvmFlags" dict | fromJsonArray }}
+{{- if regexMatch $flag.re $opt }}
+{{- fail (printf "services.%s.jvm.extraOpts: %s is not allowed there; set services.%s.%s instead (the memory rule checks the JVM's memory against resources.limits.memory)" $.name $opt $.name $flag.owner) }}
+{{- end }}
+{{- end }}
+{{- end }}
 {{- $heapBytes := include "perflab.jvmBytes" $heap | int64 }}
+{{- $metaBytes := include "perflab.binaryBytes" (default "192Mi" $jvm.maxMetaspace) | int64 }}
+{{- $directBytes := include "perflab.binaryBytes" (default "128Mi" $jvm.maxDirectMemory) | int64 }}
 {{- $limitBytes := include "perflab.k8sBytes" $limits.memory | int64 }}
-{{- /* heap, plus a quarter for metaspace, code cache, thread stacks and direct buffers, plus 256Mi for the rest */}}
-{{- $needed := add (div (mul $heapBytes 5) 4) 268435456 }}
+{{- $needed := include "perflab.memoryNeeded" (dict "heap" $heapBytes "metaspace" $metaBytes "direct" $directBytes) | int64 }}
 {{- if lt $limitBytes $needed }}
-{{- fail (printf "services.%s: resources.limits.memory %s is too small for heap %s: the rule is limit >= heap x 1.25 + 256Mi = %dMi (the container would be OOM-killed under load)" .name (toString $limits.memory) $heap (div (add $needed 1048575) 1048576)) }}
+{{- fail (printf "services.%s: resources.limits.memory %s is too small: the rule is limit >= heap + heap/16 + maxMetaspace + maxDirectMemory + 128Mi = %s + %dMi + %s + %s + 128Mi = %dMi (the container would be OOM-killed under load)" .name (toString $limits.memory) $heap (div $heapBytes 16777216) (default "192Mi" $jvm.maxMetaspace) (default "128Mi" $jvm.maxDirectMemory) (div (add $needed 1048575) 1048576)) }}
 {{- end }}
 {{- $gcFlag := get (dict "G1" "-XX:+UseG1GC" "ZGC" "-XX:+UseZGC" "Parallel" "-XX:+UseParallelGC" "Serial" "-XX:+UseSerialGC" "Shenandoah" "-XX:+UseShenandoahGC") $gc }}
 {{- if not $gcFlag }}{{ fail (printf "services.%s.jvm.gc %q: use G1, ZGC, Parallel, Serial or Shenandoah" .name $gc) }}{{ end }}
 {{- $opts := list $gcFlag (printf "-Xms%s" $heap) (printf "-Xmx%s" $heap) }}
+{{- $opts = append $opts (printf "-XX:MaxMetaspaceSize=%s" (include "perflab.jvmSize" $metaBytes)) }}
+{{- $opts = append $opts (printf "-XX:MaxDirectMemorySize=%s" (include "perflab.jvmSize" $directBytes)) }}
 {{- /* The JVM sizes its GC and compiler threads, ForkJoin pools and GC choice from the CPUs it sees. With a CPU
        limit of 1 (or a fraction) it sees one CPU, treats the box as a client machine and silently picks Serial GC
        whatever the flags of the image say (the seed 000 field report hit this). So the count is stated from the
@@ -246,6 +290,17 @@ app.kubernetes.io/component: {{ .component }}
 {{- $opts = append $opts "-XX:+ExitOnOutOfMemoryError" }}
 {{- with $jvm.extraOpts }}{{ $opts = append $opts . }}{{ end }}
 {{- join " " $opts }}
+{{- end }}
+
+{{/* Container resources of a service: requests = limits (Guaranteed QoS, for measurement runs) when
+     resources.guaranteed (per service, else the top-level resources.guaranteed) is true. Arguments: (dict "root" $
+     "svc" $svc). */}}
+{{- define "perflab.serviceResources" -}}
+{{- $r := omit .svc.resources "guaranteed" }}
+{{- $guaranteed := .root.Values.resources.guaranteed }}
+{{- if hasKey .svc.resources "guaranteed" }}{{ $guaranteed = .svc.resources.guaranteed }}{{ end }}
+{{- if $guaranteed }}{{ $r = dict "limits" $r.limits "requests" (deepCopy $r.limits) }}{{ end }}
+{{- toYaml $r }}
 {{- end }}
 
 {{/* Pod security -------------------------------------------------------------------------------------------- */}}
