@@ -311,7 +311,7 @@ def mail_writes_eml_files_to_a_kept_claim_mounted_where_perflab_mail_storage_poi
 @test
 def mail_relays_to_send_only_while_send_is_enabled():
     assert env(render(), "mail")["PERFLAB_MAIL_RELAY_SENDURL"] == "http://t-perflab-send:8082"
-    assert env(render("services.send.port=9082"), "mail")["PERFLAB_MAIL_RELAY_SENDURL"] == "http://t-perflab-send:9082"
+    assert env(render("services.send.port=9182"), "mail")["PERFLAB_MAIL_RELAY_SENDURL"] == "http://t-perflab-send:9182"
     assert "PERFLAB_MAIL_RELAY_SENDURL" not in env(render("services.send.enabled=false"), "mail")
     err = refuses("--set-json services.send.allowFrom=[]")
     assert "services.send.allowFrom does not list mail" in err, err
@@ -414,16 +414,26 @@ def every_object_carries_the_recommended_labels_and_no_namespace():
 
 
 @test
-def probes_use_the_actuator_health_groups_on_the_service_port():
-    docs = render()
-    ports = {"gateway": 8080, "mail": 8081, "send": 8082, "shortener": 8084}
-    for svc in ports:
+def probes_use_the_actuator_health_groups_on_the_management_port():
+    docs = render(ROUTE)
+    ports = {"gateway": (8080, 9080), "mail": (8081, 9081), "send": (8082, 9082), "shortener": (8084, 9084),
+             "route": (8083, 9083)}  # route: a values block without managementPort gets port + 1000
+    for svc, (api, mgmt) in ports.items():
         c = container(docs, svc)
-        assert c["ports"] == [{"name": "http", "containerPort": ports[svc], "protocol": "TCP"}]
-        assert c["startupProbe"]["httpGet"] == {"path": "/actuator/health/liveness", "port": "http"}
-        assert c["livenessProbe"]["httpGet"] == {"path": "/actuator/health/liveness", "port": "http"}
-        assert c["readinessProbe"]["httpGet"] == {"path": "/actuator/health/readiness", "port": "http"}
+        assert c["ports"] == [{"name": "http", "containerPort": api, "protocol": "TCP"},
+                              {"name": "management", "containerPort": mgmt, "protocol": "TCP"}], c["ports"]
+        assert env(docs, svc)["MANAGEMENT_SERVER_PORT"] == str(mgmt) and env(docs, svc)["SERVER_PORT"] == str(api)
+        assert c["startupProbe"]["httpGet"] == {"path": "/actuator/health/liveness", "port": "management"}
+        assert c["livenessProbe"]["httpGet"] == {"path": "/actuator/health/liveness", "port": "management"}
+        assert c["readinessProbe"]["httpGet"] == {"path": "/actuator/health/readiness", "port": "management"}
         assert c["startupProbe"]["failureThreshold"] * c["startupProbe"]["periodSeconds"] >= 120
+        sp = one(docs, "Service", f"t-perflab-{svc}")["spec"]["ports"]
+        assert [(p["name"], p["port"], p["targetPort"]) for p in sp] == [("http", api, "http"), ("management", mgmt, "management")]
+    assert env(render("services.mail.managementPort=9999"), "mail")["MANAGEMENT_SERVER_PORT"] == "9999"
+    assert "services.mail.managementPort must differ" in refuses("services.mail.managementPort=8081")
+    assert "/services/mail/managementPort" in refuses("services.mail.managementPort=0")
+    notes = (CHART / "templates" / "NOTES.txt").read_text()  # helm template does not render the notes
+    assert "/actuator" not in notes and "management port" in notes, notes
 
 
 @test
@@ -505,11 +515,9 @@ def network_policy_lets_only_the_gateway_reach_the_services():
     docs = render()
     for svc in ["shortener", "mail"]:
         ing = peers_names(one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"])
-        assert ing == {"http": {"gateway", "other"}}, (svc, ing)  # other = Prometheus (namespaceSelector)
-        prom = one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"][0]["from"][-1]
-        assert prom["podSelector"]["matchLabels"] == {"app.kubernetes.io/name": "prometheus"}
+        assert ing == {"http": {"gateway"}, "management": {"other"}}, (svc, ing)  # other = Prometheus
     gw = one(docs, "NetworkPolicy", "t-perflab-gateway")["spec"]
-    assert peers_names(gw["ingress"]) == {"http": {"*"}}, gw["ingress"]
+    assert peers_names(gw["ingress"]) == {"http": {"*"}, "management": {"other"}}, gw["ingress"]
     eg = peers_names(gw["egress"])
     assert eg[8084] == {"shortener"} and eg[8081] == {"mail"} and eg[8082] == {"send"} and eg[6379] == {"redis"}, eg
     # services do not call each other unless allowFrom says so
@@ -521,16 +529,36 @@ def network_policy_lets_only_the_gateway_reach_the_services():
 
 
 @test
+def network_policy_lets_only_prometheus_reach_the_management_port():
+    docs = render()
+    for svc in ["gateway", "mail", "send", "shortener"]:
+        rules = one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"]
+        mgmt = [r for r in rules if any(p["port"] == "management" for p in r["ports"])]
+        assert len(mgmt) == 1 and [p["port"] for p in mgmt[0]["ports"]] == ["management"], (svc, rules)
+        assert mgmt[0]["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}},
+                                    "podSelector": {"matchLabels": {"app.kubernetes.io/name": "prometheus"}}}], mgmt
+        # Prometheus is no peer of the API port
+        api = [r for r in rules if any(p["port"] == "http" for p in r["ports"])]
+        assert not any("namespaceSelector" in peer for r in api for peer in r.get("from", [])), (svc, api)
+    docs = render("--set-json networkPolicy.prometheus.namespaceSelector={\"matchLabels\":{\"kubernetes.io/metadata.name\":\"obs\"}}",
+                  "--set-json networkPolicy.prometheus.podSelector={\"matchLabels\":{\"app.kubernetes.io/name\":\"prometheus-agent\"}}")
+    mgmt = one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["ingress"][-1]
+    assert mgmt["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "obs"}},
+                             "podSelector": {"matchLabels": {"app.kubernetes.io/name": "prometheus-agent"}}}], mgmt
+    assert "not allowed" in refuses("--set-json networkPolicy.prometheusFrom=[]")
+
+
+@test
 def network_policy_lets_send_be_called_by_the_gateway_and_mail_only():
     docs = render()
     np = one(docs, "NetworkPolicy", "t-perflab-send")["spec"]
-    assert peers_names(np["ingress"]) == {"http": {"gateway", "mail", "other"}}, np["ingress"]  # other = Prometheus
+    assert peers_names(np["ingress"]) == {"http": {"gateway", "mail"}, "management": {"other"}}, np["ingress"]
     mail_eg = peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])
     assert mail_eg[8082] == {"send"}, mail_eg
     send_eg = peers_names(np["egress"])
     assert send_eg == {53: {"other"}, 3306: {"mysql"}, 1025: {"smtp"}}, send_eg  # send calls nobody but its stores
     no_mail = render("--set-json services.send.allowFrom=[]", "services.mail.enabled=false")
-    assert peers_names(one(no_mail, "NetworkPolicy", "t-perflab-send")["spec"]["ingress"]) == {"http": {"gateway", "other"}}
+    assert peers_names(one(no_mail, "NetworkPolicy", "t-perflab-send")["spec"]["ingress"])["http"] == {"gateway"}
 
 
 @test
@@ -571,7 +599,7 @@ def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
     docs = render(values=(str(CHART / "ci" / "monitoring-values.yaml"),))
     sm = one(docs, "ServiceMonitor", "t-perflab-shortener")
     assert sm["metadata"]["labels"]["release"] == "prom"
-    assert sm["spec"]["endpoints"][0]["path"] == "/actuator/prometheus" and sm["spec"]["endpoints"][0]["port"] == "http"
+    assert sm["spec"]["endpoints"][0]["path"] == "/actuator/prometheus" and sm["spec"]["endpoints"][0]["port"] == "management"
     rule = one(docs, "PrometheusRule", "t-perflab")
     assert rule["metadata"]["labels"]["release"] == "prom"
     alerts = {(g["name"], r["alert"]) for g in rule["spec"]["groups"] for r in g["rules"]}

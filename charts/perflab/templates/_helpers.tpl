@@ -70,6 +70,11 @@ app.kubernetes.io/component: {{ .component }}
   "pdb" (dict "enabled" true "maxUnavailable" 1) }}
 {{- range $name, $svc := .Values.services }}
 {{- include "perflab.fill" (dict "into" $svc "defaults" (deepCopy $defaults)) }}
+{{- /* actuator's port: the services' convention is the API port + 1000 (8081 → 9081) */}}
+{{- if not (hasKey $svc "managementPort") }}{{ $_ := set $svc "managementPort" (add $svc.port 1000) }}{{ end }}
+{{- if eq (int $svc.managementPort) (int $svc.port) }}
+{{- fail (printf "services.%s.managementPort must differ from services.%s.port (%v): actuator has a port of its own, which only Prometheus and the probes reach" $name $name $svc.port) }}
+{{- end }}
 {{- end }}
 {{- end }}
 
