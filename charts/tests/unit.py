@@ -271,7 +271,7 @@ def mail_gets_mysql_its_three_lab_switches_and_a_pool_of_ten():
         err = refuses(f"services.mail.lab.{bad}")
         assert "must be one of" in err or "not allowed" in err, (bad, err)
     d = one(docs, "Deployment", "t-perflab-mail")["spec"]
-    assert d["replicas"] == 2 and container(docs, "mail")["resources"]["limits"]["memory"] == "1536Mi"
+    assert d["replicas"] == 1 and container(docs, "mail")["resources"]["limits"]["memory"] == "1536Mi"
     assert java_opts(docs, "mail")[:3] == ["-XX:+UseG1GC", "-Xms1g", "-Xmx1g"]
 
 
@@ -306,6 +306,41 @@ def mail_writes_eml_files_to_a_kept_claim_mounted_where_perflab_mail_storage_poi
     assert not [d for d in render("services.mail.enabled=false") if d["kind"] == "PersistentVolumeClaim"]
     assert "not allowed" in refuses("services.mail.persistence.accesModes=ReadWriteMany")
     assert "must be one of" in refuses("--set-json services.mail.persistence.accessModes=[\"ReadWriteAll\"]")
+
+
+@test
+def mail_refuses_more_than_one_pod_on_a_read_write_once_eml_claim():
+    assert one(render(), "Deployment", "t-perflab-mail")["spec"]["replicas"] == 1
+    for sets, how in [(["services.mail.replicas=2"], "services.mail.replicas is 2"),
+                      (["services.mail.autoscaling.enabled=true"], "services.mail.autoscaling.maxReplicas is 6"),
+                      (["services.mail.replicas=3", "services.mail.persistence.existingClaim=eml"], "replicas is 3"),
+                      (["--set-json services.mail.persistence.accessModes=[\"ReadWriteOncePod\"]", "services.mail.replicas=2"],
+                       "replicas is 2")]:
+        err = refuses(*sets)
+        assert how in err and "services.mail.persistence.accessModes" in err and "ReadWriteMany" in err, (sets, err)
+    rwx = "--set-json services.mail.persistence.accessModes=[\"ReadWriteMany\"]"
+    assert one(render(rwx, "services.mail.replicas=3"), "Deployment", "t-perflab-mail")["spec"]["replicas"] == 3
+    render(rwx, "services.mail.autoscaling.enabled=true")
+    render("services.mail.autoscaling.enabled=true", "services.mail.autoscaling.minReplicas=1",
+           "services.mail.autoscaling.maxReplicas=1")  # one pod at most: fine on ReadWriteOnce
+    render("services.mail.replicas=2", "services.mail.persistence.enabled=false")  # no shared volume, nothing to check
+
+
+@test
+def claims_take_their_storage_class_from_the_store_else_global_and_dash_means_none():
+    def classes(docs):
+        out = {d["metadata"]["name"]: d["spec"].get("storageClassName") for d in docs if d["kind"] == "PersistentVolumeClaim"}
+        for d in docs:
+            if d["kind"] == "StatefulSet" and d["spec"].get("volumeClaimTemplates"):
+                out[d["metadata"]["name"]] = d["spec"]["volumeClaimTemplates"][0]["spec"].get("storageClassName")
+        return out
+    assert set(classes(render()).values()) == {None}
+    c = classes(render("global.storageClass=standard-rwo", "stores.mysql.persistence.storageClass=fast-ssd",
+                       "stores.redis.persistence.storageClass=-", "services.mail.persistence.storageClass=nfs"))
+    assert c == {"t-perflab-mail": "nfs", "t-perflab-mysql": "fast-ssd", "t-perflab-mongodb": "standard-rwo",
+                 "t-perflab-redis": ""}, c
+    c = classes(render("global.storageClass=-", "stores.smtp.persistence.enabled=true"))
+    assert set(c.values()) == {""} and len(c) == 5, c
 
 
 @test

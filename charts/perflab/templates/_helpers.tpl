@@ -146,6 +146,45 @@ app.kubernetes.io/component: {{ .component }}
 {{- end }}
 {{- end }}
 
+{{/* storageClassName line of a claim: the claim's own storageClass, else global.storageClass; "-" renders
+     `storageClassName: ""` (no dynamic provisioning: bind a pre-made volume), empty leaves the cluster's default.
+     Arguments: (dict "root" $ "class" $ownClass). */}}
+{{- define "perflab.storageClassName" -}}
+{{- $class := .class | default ((.root.Values.global | default dict).storageClass | default "") }}
+{{- if eq $class "-" }}
+storageClassName: ""
+{{- else if $class }}
+storageClassName: {{ $class | quote }}
+{{- end }}
+{{- end }}
+
+{{/* A claim shared by a service's replicas must be ReadWriteMany once more than one pod can mount it: the access
+     modes of the existing claim when the cluster has it, else persistence.accessModes. Arguments: (dict "root" $
+     "name" $name "svc" $svc). */}}
+{{- define "perflab.checkSharedClaim" -}}
+{{- $p := .svc.persistence }}
+{{- if $p.enabled }}
+{{- $modes := $p.accessModes | default (list "ReadWriteOnce") }}
+{{- $what := printf "services.%s.persistence.accessModes" .name }}
+{{- if $p.existingClaim }}
+{{- $live := lookup "v1" "PersistentVolumeClaim" .root.Release.Namespace $p.existingClaim }}
+{{- if and $live $live.spec $live.spec.accessModes }}
+{{- $modes = $live.spec.accessModes }}
+{{- $what = printf "the access modes of services.%s.persistence.existingClaim %s" .name $p.existingClaim }}
+{{- end }}
+{{- end }}
+{{- $pods := .svc.replicas | int }}
+{{- $how := printf "services.%s.replicas is %d" .name $pods }}
+{{- if .svc.autoscaling.enabled }}
+{{- $pods = .svc.autoscaling.maxReplicas | int }}
+{{- $how = printf "services.%s.autoscaling.maxReplicas is %d" .name $pods }}
+{{- end }}
+{{- if and (gt $pods 1) (not (has "ReadWriteMany" $modes)) }}
+{{- fail (printf "%s: %s, but %s is %v: a second pod on another node cannot mount the volume (and every replica must read what any replica wrote). Set %s=[ReadWriteMany] with a StorageClass that offers it (NFS, CephFS, EFS, Filestore, Azure Files), or run one replica" .name $how $what $modes (printf "services.%s.persistence.accessModes" .name)) }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Images ------------------------------------------------------------------------------------------------ */}}
 
 {{/* Image of a service. Arguments: (dict "root" $ "svc" $svc). <registry>/<repository>:<tag>, the tag defaulting
