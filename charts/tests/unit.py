@@ -472,6 +472,28 @@ def probes_use_the_actuator_health_groups_on_the_management_port():
 
 
 @test
+def scheduling_keeps_every_pod_on_the_system_under_test_pool_with_per_component_overrides():
+    docs = render(values=(str(CHART / "ci" / "scheduling-values.yaml"),))
+    pods = {d["metadata"]["name"]: d["spec"]["template"]["spec"] for d in docs if d["kind"] in ("Deployment", "StatefulSet", "Job")}
+    pods.update({d["metadata"]["name"]: d["spec"] for d in docs if d["kind"] == "Pod"})
+    assert len(pods) >= 8, sorted(pods)
+    for name, pod in pods.items():
+        assert pod["tolerations"] == [{"key": "perflab.dev/pool", "operator": "Equal", "value": "sut", "effect": "NoSchedule"}], name
+        assert pod["affinity"]["nodeAffinity"] and pod["topologySpreadConstraints"][0]["maxSkew"] == 1, name
+        want_sel = {"t-perflab-mail": {"perflab.dev/pool": "sut", "perflab.dev/disk": "local-ssd"},
+                    "t-perflab-mysql": {"perflab.dev/pool": "sut-db"}}.get(name, {"perflab.dev/pool": "sut"})
+        assert pod["nodeSelector"] == want_sel, (name, pod["nodeSelector"])
+        assert pod["priorityClassName"] == ("perflab-db" if name == "t-perflab-mysql" else "perflab-sut"), name
+    plain = render()
+    for d in plain:
+        if d["kind"] in ("Deployment", "StatefulSet"):
+            spec = d["spec"]["template"]["spec"]
+            assert not {"nodeSelector", "tolerations", "affinity", "topologySpreadConstraints", "priorityClassName"} & set(spec), d["metadata"]["name"]
+    assert "not allowed" in refuses("scheduling.nodeSelecter.pool=sut")
+    assert "not allowed" in refuses("services.mail.scheduling.node=x")
+
+
+@test
 def termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
     for svc in ["gateway", "shortener"]:
         d = one(render(), "Deployment", f"t-perflab-{svc}")["spec"]["template"]["spec"]

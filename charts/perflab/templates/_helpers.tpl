@@ -347,6 +347,26 @@ storageClassName: {{ $class | quote }}
 {{- toYaml $r }}
 {{- end }}
 
+{{/* Scheduling of a pod (nodeSelector, tolerations, affinity, topologySpreadConstraints, priorityClassName): each
+     key from the component's own `scheduling` when set there, else from the top-level `scheduling`, so the system
+     under test can be kept on a node pool of its own. Arguments: (dict "root" $ "own" $ownSchedulingOrNil). */}}
+{{- define "perflab.scheduling" -}}
+{{- $global := .root.Values.scheduling | default dict }}
+{{- $own := .own | default dict }}
+{{- range $key := list "priorityClassName" "nodeSelector" "tolerations" "affinity" "topologySpreadConstraints" }}
+{{- $v := index $global $key }}
+{{- if hasKey $own $key }}{{ $v = index $own $key }}{{ end }}
+{{- if $v }}
+{{- if eq $key "priorityClassName" }}
+{{ $key }}: {{ $v | quote }}
+{{- else }}
+{{ $key }}:
+  {{- toYaml $v | nindent 2 }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- end }}
+
 {{/* Pod security -------------------------------------------------------------------------------------------- */}}
 
 {{- define "perflab.podSecurityContext" -}}
