@@ -414,6 +414,47 @@ def chart_managed_stores_use_official_images_pvcs_and_generated_secrets():
 
 
 @test
+def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
+    docs = render(ROUTE)
+    job = one(docs, "Job", "t-perflab-mysql-databases")
+    ann = job["metadata"]["annotations"]
+    assert ann["helm.sh/hook"] == "post-install,post-upgrade", ann  # chart-managed MySQL cannot be reached earlier
+    assert ann["helm.sh/hook-delete-policy"] == "before-hook-creation,hook-succeeded"
+    pod = job["spec"]["template"]["spec"]
+    c = pod["containers"][0]
+    assert c["image"] == container(docs, "mysql", "StatefulSet")["image"] == "mysql:8.4"
+    assert job["spec"]["backoffLimit"] == 6 and pod["securityContext"]["runAsNonRoot"] is True
+    assert c["securityContext"]["readOnlyRootFilesystem"] is True and c["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+    script = c["args"][0]
+    assert script.index("mysqladmin ping") < script.index("CREATE USER IF NOT EXISTS '$APP_USER'@'%'")
+    for db in ["perflab_mail", "perflab_send", "perflab_route"]:
+        assert f"CREATE DATABASE IF NOT EXISTS \\`{db}\\`;" in script and f"ON \\`{db}\\`.* TO '$APP_USER'@'%'" in script, script
+    assert "perflab_shortener" not in script
+    e = {x["name"]: x.get("value", x.get("valueFrom")) for x in c["env"]}
+    assert e["MYSQL_PWD"] == {"secretKeyRef": {"name": "t-perflab-mysql", "key": "root-password"}}
+    assert e["APP_PASSWORD"] == {"secretKeyRef": {"name": "t-perflab-mysql", "key": "password"}}
+    assert e["MYSQL_HOST"] == "t-perflab-mysql" and e["ADMIN_USER"] == "root"
+    # the first-start script stays for the first install (helm install --wait waits for the services before hooks)
+    one(docs, "ConfigMap", "t-perflab-mysql-initdb")
+    # its pods reach MySQL (and DNS) only, and MySQL lets them in
+    np = one(docs, "NetworkPolicy", "t-perflab-mysql-databases")["spec"]
+    assert peers_names(np["egress"]) == {53: {"other"}, 3306: {"mysql"}}, np
+    assert peers_names(one(docs, "NetworkPolicy", "t-perflab-mysql")["spec"]["ingress"])[3306] == {"mail", "send", "route", "mysql-databases"}
+    # external MySQL: with an admin Secret before anything starts, without one skipped (the notes say so)
+    ext = render("stores.mysql.external.adminSecret=mysql-admin", values=(str(CHART / "ci" / "external-stores-values.yaml"),))
+    job = one(ext, "Job", "t-perflab-mysql-databases")
+    assert job["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade"
+    e = {x["name"]: x.get("value", x.get("valueFrom")) for x in job["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert e["ADMIN_USER"] == {"secretKeyRef": {"name": "mysql-admin", "key": "username"}}
+    assert e["APP_PASSWORD"] == {"secretKeyRef": {"name": "perflab-mysql-auth", "key": "password"}}
+    assert e["MYSQL_HOST"] == "mysql.data.svc.cluster.local"
+    assert not [d for d in render(values=(str(CHART / "ci" / "external-stores-values.yaml"),)) if d["kind"] == "Job"]
+    assert "no stores.mysql.external.adminSecret" in (CHART / "templates" / "NOTES.txt").read_text()
+    assert not [d for d in render("databaseJob.enabled=false") if d["kind"] == "Job"]
+    assert not [d for d in render("services.mail.enabled=false", "services.send.enabled=false") if d["kind"] == "Job"]
+
+
+@test
 def external_stores_render_no_statefulset_and_read_credentials_from_existing_secrets():
     docs = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
     assert not [d for d in docs if d["kind"] == "StatefulSet"]
@@ -622,7 +663,7 @@ def network_policy_lets_send_be_called_by_the_gateway_and_mail_only():
 def network_policy_lets_only_the_services_reach_their_stores():
     docs = render()
     want = {"mongodb": ({27017: {"shortener"}}), "redis": {6379: {"gateway", "shortener"}},
-            "mysql": {3306: {"mail", "send"}}, "smtp": {1025: {"send"}}}
+            "mysql": {3306: {"mail", "send", "mysql-databases"}}, "smtp": {1025: {"send"}}}  # + the database Job
     for store, ing in want.items():
         np = one(docs, "NetworkPolicy", f"t-perflab-{store}")["spec"]
         assert peers_names(np["ingress"]) == ing, (store, np["ingress"])
