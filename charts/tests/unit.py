@@ -585,6 +585,25 @@ def pdb_per_service():
     assert pdb == {"maxUnavailable": 1, "selector": {"matchLabels": {"app.kubernetes.io/name": "shortener", "app.kubernetes.io/instance": "t"}}}
 
 
+@test
+def helm_test_pod_expects_the_gateway_to_answer_404_through_its_service():
+    docs = render()
+    pod = one(docs, "Pod", "t-perflab-test")
+    assert pod["metadata"]["annotations"]["helm.sh/hook"] == "test"
+    c = pod["spec"]["containers"][0]
+    assert c["image"] == "curlimages/curl:8.17.0"
+    assert {"name": "URL", "value": "http://t-perflab-gateway:8080/s/perflab-helm-test"} in c["env"]
+    assert '[ "$code" = 404 ]' in c["args"][0]
+    assert pod["spec"]["securityContext"]["runAsNonRoot"] is True and c["securityContext"]["readOnlyRootFilesystem"] is True
+    assert one(render("tests.image.repository=local/curl", "tests.image.tag=dev"), "Pod", "t-perflab-test")["spec"]["containers"][0]["image"] == "local/curl:dev"
+    np = one(docs, "NetworkPolicy", "t-perflab-test")["spec"]
+    assert peers_names(np["egress"]) == {53: {"other"}, 8080: {"gateway"}}, np
+    # a restricted gateway still lets the test pod in
+    ext = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
+    assert "test" in peers_names(one(ext, "NetworkPolicy", "t-perflab-gateway")["spec"]["ingress"])["http"]
+    assert "/tests/image/tag" in refuses("tests.image.tag=")
+
+
 # --- NetworkPolicy -------------------------------------------------------------------------------------------------
 
 def peers_names(rules):
