@@ -21,17 +21,17 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 start_mail() { # port name extra-args...
   local port=$1 name=$2; shift 2
-  SERVER_PORT=$port SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
+  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
     java -jar services/mail/target/mail.jar "$@" >"$out/mail-$name.log" 2>&1 &
   pids+=($!)
-  until curl -fs "http://127.0.0.1:$port/actuator/health/readiness" >/dev/null; do
+  until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
     kill -0 "${pids[-1]}" 2>/dev/null || { echo "mail ($name) failed to start, see $out/mail-$name.log"; exit 1; }
     sleep 0.5
   done
 }
 stop_all() { kill "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; pids=(); }
 # mean heap allocated by the EML parse of one read, from the service's own counter (perflab.mail.read.allocated)
-read_allocation() { curl -fs "http://127.0.0.1:$1/actuator/prometheus" | awk '
+read_allocation() { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '
   /^perflab_mail_read_allocated_bytes_sum/ {s=$2} /^perflab_mail_read_allocated_bytes_count/ {c=$2}
   END { if (c > 0) printf "%.0f KB over %d reads", s / c / 1024, c; else print "no reads counted" }'; }
 

@@ -65,7 +65,7 @@ drain() { # waits until mail's outbox and send's queue are empty
 }
 
 hikari_timeouts() { # service port
-  curl -fsS "http://127.0.0.1:$1/actuator/prometheus" | awk '/^hikaricp_connections_timeout_total/ {s += $2} END {print s + 0}'
+  curl -fsS "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '/^hikaricp_connections_timeout_total/ {s += $2} END {print s + 0}'
 }
 
 k6_run() { # run-name duration

@@ -42,4 +42,8 @@ JAVA_HOME="$("$PERFLAB_ROOT/scripts/jdk.sh")" || exit 1
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
 
+# Actuator (probes, /actuator/prometheus) listens on a port of its own, never on the API port: 1000 above it
+# (gateway 8080 -> 9080), for every instance a script starts; application.yaml states the same defaults.
+mgmt_port() { echo $(($1 + 1000)); }
+
 log() { printf '\033[1m[perflab]\033[0m %s\n' "$*" >&2; }

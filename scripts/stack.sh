@@ -113,13 +113,13 @@ start_app() { # name module port
   # run a copy: a rebuild (mvnw package) must not pull the jar from under a running process
   mkdir -p "$PERFLAB_RUN/jars"
   cp "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar"
-  SERVER_PORT="$port" SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+  SERVER_PORT="$port" MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")" SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
     start "$name" java -jar "$PERFLAB_RUN/jars/$name.jar"
 }
 
 wait_ready() { # name port seconds
   local end=$(($SECONDS + $3))
-  until curl -fsS "http://127.0.0.1:$2/actuator/health/readiness" >/dev/null 2>&1; do
+  until curl -fsS "http://127.0.0.1:$(mgmt_port "$2")/actuator/health/readiness" >/dev/null 2>&1; do
     running "$1" || { log "$1 died; last lines of $LOGS/$1.log:"; tail -n 40 "$LOGS/$1.log" >&2; exit 1; }
     [ $SECONDS -lt $end ] || { log "$1 not ready after $3 s (see $LOGS/$1.log)"; exit 1; }
     sleep 0.5
@@ -135,9 +135,9 @@ up() {
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; start_app "$n" "$m" "$p"; done
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
   log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
-  log "shortener  http://127.0.0.1:$PERFLAB_SHORTENER_PORT/actuator/health"
-  log "mail       http://127.0.0.1:$PERFLAB_MAIL_PORT/actuator/health"
-  log "send       http://127.0.0.1:$PERFLAB_SEND_PORT/actuator/health"
+  log "shortener  http://127.0.0.1:$(mgmt_port "$PERFLAB_SHORTENER_PORT")/actuator/health"
+  log "mail       http://127.0.0.1:$(mgmt_port "$PERFLAB_MAIL_PORT")/actuator/health"
+  log "send       http://127.0.0.1:$(mgmt_port "$PERFLAB_SEND_PORT")/actuator/health"
   log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
   log "token      make token USER=alice OFFICE=1"
 }

@@ -7,7 +7,7 @@
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
-import { BASE_URL, TOKEN } from '../lib/config.js';
+import { BASE_URL, TOKEN, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 
 const RUN = __ENV.RUN || `k6${Date.now().toString(36)}`;
@@ -37,12 +37,10 @@ export const options = {
 };
 
 export function setup() {
-  if (http.get(`${BASE_URL}/actuator/health/readiness`).status !== 200) {
-    fail(`gateway at ${BASE_URL} is not ready; run make up first`);
-  }
   if (!CALLERS[0].token) {
     fail('TOKEN or TOKENS is not set: run through scripts/load.sh or scripts/bench-send.sh');
   }
+  requireService(http, '/v2/mailboxes', { headers: { Authorization: `Bearer ${CALLERS[0].token}` } });
 }
 
 export default function () {

@@ -2,7 +2,7 @@
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Trend } from 'k6/metrics';
-import { BASE_URL, authHeaders } from '../lib/config.js';
+import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 import { findMails } from './common.js';
 
@@ -29,9 +29,7 @@ export const options = {
 };
 
 export function setup() {
-  if (http.get(`${BASE_URL}/actuator/health/readiness`).status !== 200) {
-    fail(`gateway at ${BASE_URL} is not ready; run make up first`);
-  }
+  requireService(http, '/v2/mailboxes', { headers: authHeaders() });
   return findMails();
 }
 

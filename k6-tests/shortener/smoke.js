@@ -3,7 +3,7 @@
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Trend, Counter } from 'k6/metrics';
-import { BASE_URL, authHeaders } from '../lib/config.js';
+import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 
 const createDuration = new Trend('shortener_create_duration', true);
@@ -30,9 +30,9 @@ export const options = {
 };
 
 export function setup() {
-  const health = http.get(`${BASE_URL}/actuator/health/readiness`);
-  if (health.status !== 200) {
-    fail(`gateway at ${BASE_URL} is not ready (status ${health.status}); run make up first`);
+  const probe = requireService(http, '/s/setup-probe-unknown');
+  if (probe.status !== 404) {
+    fail(`gateway at ${BASE_URL}: an unknown code answered ${probe.status}, not 404`);
   }
 }
 

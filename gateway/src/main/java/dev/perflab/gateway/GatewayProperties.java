@@ -15,8 +15,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("perflab.gateway")
 public record GatewayProperties(@DefaultValue Jwt jwt,
-		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**", "/actuator/health", "/actuator/health/**",
-				"/actuator/prometheus", "/actuator/info" }) List<String> publicPaths,
+		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**" }) List<String> publicPaths,
 		@DefaultValue EdgeCache edgeCache, @DefaultValue RateLimit rateLimit, @DefaultValue("true") boolean accessLog) {
 
 	public record Jwt(@DefaultValue("https://perflab.local/dev") String issuer,

@@ -1,5 +1,6 @@
 package dev.perflab.gateway;
 
+import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
@@ -121,5 +122,23 @@ class GatewayTest extends GatewayTestSupport {
 		assertThat(response.statusCode()).isEqualTo(404);
 		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		assertThat(response.body()).contains("\"type\":\"https://perflab.dev/problems/not-found\"").doesNotContain("<html");
+	}
+
+	@Test
+	void actuatorAnswersOnlyOnItsOwnPortAndNeedsNoTokenThere() throws Exception {
+		assertThat(managementPort).isNotEqualTo(port);
+		HttpResponse<String> probe = CLIENT.send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/health/readiness")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(probe.statusCode()).isEqualTo(200);
+		HttpResponse<String> scrape = CLIENT.send(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus")).build(),
+				HttpResponse.BodyHandlers.ofString());
+		assertThat(scrape.body()).contains("jvm_memory_used_bytes");
+		assertThat(send(get("/actuator/health/readiness")).statusCode()).as("no token on the public port").isEqualTo(401);
+		HttpResponse<String> withToken = send(
+				get("/actuator/prometheus").header("Authorization", "Bearer " + Tokens.valid(user(), "1")));
+		assertThat(withToken.statusCode()).as("the public port does not serve actuator").isEqualTo(404);
+		assertThat(withToken.body()).doesNotContain("jvm_memory_used_bytes");
 	}
 }

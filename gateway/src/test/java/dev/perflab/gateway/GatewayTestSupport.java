@@ -9,6 +9,7 @@ import java.util.UUID;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -37,6 +38,9 @@ abstract class GatewayTestSupport {
 
 	@LocalServerPort
 	int port;
+
+	@LocalManagementPort
+	int managementPort;
 
 	@Autowired
 	StringRedisTemplate redis;

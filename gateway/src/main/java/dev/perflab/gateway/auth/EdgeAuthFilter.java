@@ -4,6 +4,7 @@ import java.util.List;
 
 import reactor.core.publisher.Mono;
 
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
@@ -41,6 +42,10 @@ public class EdgeAuthFilter implements WebFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		if (WebServerApplicationContext.hasServerNamespace(exchange.getApplicationContext(), "management")) {
+			// actuator's own port (probes, Prometheus): never routed, never public, closed by the NetworkPolicy
+			return chain.filter(exchange);
+		}
 		ServerHttpRequest request = exchange.getRequest();
 		boolean spoofed = request.getHeaders().headerNames().stream().anyMatch(EdgeAuthFilter::isIdentityHeader);
 		if (isPublic(request.getPath().pathWithinApplication())) {
