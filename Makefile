@@ -4,7 +4,7 @@ SHELL := /usr/bin/env bash
 USER ?= alice
 OFFICE ?= 1
 
-.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send build
+.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send build images
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -24,6 +24,9 @@ test: ## everything CI checks: unit, service and end-to-end tests against the re
 
 build: ## compile and package every module (no tests)
 	@source scripts/env.sh && ./mvnw -q -B -DskipTests install
+
+images: ## OCI images (Jib, no Docker): tarballs in .run/images, or pushed multi-arch with REGISTRY=ghcr.io/you
+	@scripts/images.sh
 
 load: ## k6 smoke through the gateway against the running stack (SLO thresholds)
 	@scripts/load.sh smoke
