@@ -9,6 +9,10 @@
 #
 #   scripts/k8s-cluster.sh up|down DIR   the same from a shell (up leaves it running; down reads DIR/pids)
 #
+# K8S_NODE=real (default kwok): instead of kwok, one real node whose pods run (containerd, runc, bridge CNI, kubelet,
+# kube-proxy, CoreDNS, a local OCI registry; root only): see scripts/k8s-node.sh. k8s_cluster_down then also kills
+# the pods, unmounts, and removes the bridge, the iptables rules and the pod cgroups.
+#
 # Ports are settings (export to override) so a busy box can move them.
 PERFLAB_K8S_ETCD_PORT="${PERFLAB_K8S_ETCD_PORT:-12379}"
 PERFLAB_K8S_ETCD_PEER_PORT="${PERFLAB_K8S_ETCD_PEER_PORT:-12380}"
@@ -19,6 +23,9 @@ PERFLAB_K8S_KWOK_PORT="${PERFLAB_K8S_KWOK_PORT:-12247}"
 
 # shellcheck source=scripts/k8s-tools.sh
 source "$(dirname "${BASH_SOURCE[0]}")/k8s-tools.sh"
+# shellcheck source=scripts/k8s-node.sh
+source "$(dirname "${BASH_SOURCE[0]}")/k8s-node.sh"
+K8S_NODE="${K8S_NODE:-kwok}"
 
 K8S_CLUSTER_DIR=""
 _k8s_pids=()
@@ -89,9 +96,15 @@ k8s_cluster_up() {
   K8S_CLUSTER_DIR="$1"
   mkdir -p "$K8S_CLUSTER_DIR"
   : >"$K8S_CLUSTER_DIR/pids"
-  local p
-  for p in "$PERFLAB_K8S_ETCD_PORT" "$PERFLAB_K8S_ETCD_PEER_PORT" "$PERFLAB_K8S_APISERVER_PORT" \
-    "$PERFLAB_K8S_KCM_PORT" "$PERFLAB_K8S_SCHEDULER_PORT" "$PERFLAB_K8S_KWOK_PORT"; do
+  local p ports=("$PERFLAB_K8S_ETCD_PORT" "$PERFLAB_K8S_ETCD_PEER_PORT" "$PERFLAB_K8S_APISERVER_PORT" \
+    "$PERFLAB_K8S_KCM_PORT" "$PERFLAB_K8S_SCHEDULER_PORT")
+  case "$K8S_NODE" in
+    kwok) ports+=("$PERFLAB_K8S_KWOK_PORT") ;;
+    real) ports+=("$PERFLAB_REGISTRY_PORT" "$PERFLAB_K8S_KUBELET_HEALTHZ_PORT" "$PERFLAB_K8S_PROXY_HEALTHZ_PORT"
+                  "$PERFLAB_K8S_PROXY_METRICS_PORT" "$PERFLAB_K8S_DNS_HEALTH_PORT" "$PERFLAB_K8S_DNS_READY_PORT") ;;
+    *) _k8s_log "K8S_NODE=$K8S_NODE: kwok or real"; return 1 ;;
+  esac
+  for p in "${ports[@]}"; do
     _k8s_port_free "$p" || { _k8s_log "port $p on 127.0.0.1 is taken: export PERFLAB_K8S_*_PORT to move it"; return 1; }
   done
   _k8s_certs || return 1
@@ -116,6 +129,8 @@ k8s_cluster_up() {
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --authorization-mode RBAC --anonymous-auth=false \
     --service-cluster-ip-range 10.96.0.0/16 \
+    --kubelet-client-certificate "$pki/admin.crt" --kubelet-client-key "$pki/admin.key" \
+    --kubelet-preferred-address-types InternalIP,Hostname \
     --profiling=false --endpoint-reconciler-type none
   _k8s_wait kube-apiserver 90 "$KUBECTL" --kubeconfig "$kc" get --raw /readyz || return 1
 
@@ -127,6 +142,13 @@ k8s_cluster_up() {
   _k8s_start kube-scheduler "$KUBE_SCHEDULER" \
     --kubeconfig "$kc" --authentication-kubeconfig "$kc" --authorization-kubeconfig "$kc" \
     --bind-address 127.0.0.1 --secure-port "$PERFLAB_K8S_SCHEDULER_PORT" --leader-elect=false
+
+  if [ "$K8S_NODE" = real ]; then
+    k8s_node_up || return 1
+    _k8s_storage || return 1
+    _k8s_wait "default ServiceAccount" 60 "$KUBECTL" --kubeconfig "$kc" -n default get serviceaccount default || return 1
+    return 0
+  fi
 
   # kwok's own stage definitions (node: initialize + heartbeat; pod: create, init containers, ready, complete,
   # delete) ship in its Go module, which building kwok already downloaded.
@@ -142,8 +164,7 @@ k8s_cluster_up() {
     --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
     --server-address "127.0.0.1:$PERFLAB_K8S_KWOK_PORT" --cidr 10.244.0.0/24 --node-ip 10.0.0.1
 
-  # The fake node (kwok's annotation), a default StorageClass and PersistentVolumes for the stores' PVCs: there is no
-  # provisioner, so the controller-manager's binder binds these hostPath volumes (never written: nothing runs).
+  # The fake node (kwok's annotation), then storage (below).
   "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null <<'EOF' || return 1
 apiVersion: v1
 kind: Node
@@ -155,7 +176,24 @@ spec: {}
 status:
   allocatable: { cpu: "32", memory: 256Gi, pods: "110" }
   capacity: { cpu: "32", memory: 256Gi, pods: "110" }
----
+EOF
+  _k8s_storage || return 1
+  _k8s_wait "kwok node Ready" 60 bash -c "'$KUBECTL' --kubeconfig '$kc' get node kwok-node-0 -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
+  # The API server taints a new Node not-ready; the node-lifecycle controller lifts it once kwok reports Ready.
+  _k8s_wait "kwok node schedulable" 60 bash -c "[ -z \"\$('$KUBECTL' --kubeconfig '$kc' get node kwok-node-0 -o jsonpath='{.spec.taints}')\" ]" || return 1
+  _k8s_wait "default ServiceAccount" 60 "$KUBECTL" --kubeconfig "$kc" -n default get serviceaccount default || return 1
+}
+
+# A default StorageClass and PersistentVolumes for the stores' PVCs: there is no provisioner, so the
+# controller-manager's binder binds these hostPath volumes. With kwok they are never written (nothing runs); on the
+# real node they are directories under DIR/node/pv (mode 1777: the images' users differ).
+_k8s_storage() {
+  local kc="$K8S_CLUSTER_DIR/kubeconfig" i pv_dir="/nonexistent/perflab-" pv_type=""
+  if [ "$K8S_NODE" = real ]; then
+    pv_dir="$K8S_CLUSTER_DIR/node/pv/pv-"; pv_type=", type: DirectoryOrCreate"
+    for i in 0 1 2 3 4 5; do mkdir -p "$pv_dir$i" && chmod 1777 "$pv_dir$i"; done
+  fi
+  "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null <<'EOF' || return 1
 apiVersion: storage.k8s.io/v1
 kind: StorageClass
 metadata:
@@ -164,19 +202,16 @@ metadata:
 provisioner: kubernetes.io/no-provisioner
 volumeBindingMode: Immediate
 EOF
-  local i
   for i in 0 1 2 3 4 5; do
-    printf 'apiVersion: v1\nkind: PersistentVolume\nmetadata: { name: pv-%s }\nspec:\n  capacity: { storage: 20Gi }\n  accessModes: [ReadWriteOnce]\n  storageClassName: standard\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: { path: /nonexistent/perflab-%s }\n---\n' "$i" "$i"
-  done | "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null || return 1
-  _k8s_wait "kwok node Ready" 60 bash -c "'$KUBECTL' --kubeconfig '$kc' get node kwok-node-0 -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
-  # The API server taints a new Node not-ready; the node-lifecycle controller lifts it once kwok reports Ready.
-  _k8s_wait "kwok node schedulable" 60 bash -c "[ -z \"\$('$KUBECTL' --kubeconfig '$kc' get node kwok-node-0 -o jsonpath='{.spec.taints}')\" ]" || return 1
-  _k8s_wait "default ServiceAccount" 60 "$KUBECTL" --kubeconfig "$kc" -n default get serviceaccount default || return 1
+    printf 'apiVersion: v1\nkind: PersistentVolume\nmetadata: { name: pv-%s }\nspec:\n  capacity: { storage: 20Gi }\n  accessModes: [ReadWriteOnce]\n  storageClassName: standard\n  persistentVolumeReclaimPolicy: Retain\n  hostPath: { path: %s%s%s }\n---\n' "$i" "$pv_dir" "$i" "$pv_type"
+  done | "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null
 }
 
 k8s_cluster_down() {
   local dir="${1:-$K8S_CLUSTER_DIR}" pid name end
   [ -n "$dir" ] && [ -f "$dir/pids" ] || return 0
+  # the real node first (kubelet, pods, shims, mounts, bridge, iptables), while the API server still answers
+  k8s_node_down "$dir"
   # one at a time, in reverse start order (kwok and the controllers first, etcd last): the API server drains
   # faster while etcd is still there. `wait` reaps our own children so none lingers as a zombie.
   tac "$dir/pids" | while read -r pid name; do
@@ -194,7 +229,8 @@ k8s_cluster_down() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   case "${1:-}" in
-    up) k8s_cluster_up "${2:?DIR}"; echo "export KUBECONFIG=$2/kubeconfig   # scripts/k8s-cluster.sh down $2 to stop" ;;
+    up) k8s_cluster_up "${2:?DIR}"; echo "export KUBECONFIG=$2/kubeconfig   # scripts/k8s-cluster.sh down $2 to stop"
+        if [ "$K8S_NODE" = real ]; then echo "export PERFLAB_REGISTRY=$PERFLAB_REGISTRY K8S_NODE_HOST_IP=$K8S_NODE_HOST_IP"; fi ;;
     down) k8s_cluster_down "${2:?DIR}" ;;
     *) echo "usage: $0 up|down DIR" >&2; exit 2 ;;
   esac

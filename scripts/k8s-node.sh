@@ -1,0 +1,413 @@
+#!/usr/bin/env bash
+# A real single node for the loopback control plane of scripts/k8s-cluster.sh (sourced by it): pods really run.
+#
+#   containerd (Debian's 1.6, its own root/state/socket under DIR/node, never the system service) + runc
+#   CNI: Debian's bridge + host-local plugins, bridge $K8S_NODE_BRIDGE with $K8S_NODE_HOST_IP/24, pods in
+#        $K8S_NODE_POD_CIDR; pods reach each other and this host, nothing else (FORWARD to any other interface dropped)
+#   kubelet + kube-proxy (iptables mode, Services in 10.96.0.0/16) of the control plane's version, node $K8S_NODE_NAME
+#   CoreDNS as a host process on $K8S_NODE_HOST_IP:53 (kubernetes plugin, cluster.local), the pods' clusterDNS;
+#        other names are refused unless K8S_NODE_DNS_FORWARD names an upstream (e.g. /etc/resolv.conf)
+#   a local OCI registry (crane registry serve) on 127.0.0.1:$PERFLAB_REGISTRY_PORT, trusted by containerd over HTTP,
+#        with the pause image pushed into it; scripts/base-image.sh pushes the JVM base image
+#   socat forwarders $K8S_NODE_HOST_IP:PORT -> 127.0.0.1:PORT for K8S_NODE_HOST_PORTS (the local stores), so a pod
+#        reaches e.g. Redis at $K8S_NODE_HOST_IP:16379
+#
+#   K8S_NODE=real k8s_cluster_up DIR     control plane + this node (instead of kwok's fake node)
+#   k8s_cluster_down                     stops both; k8s_node_down DIR alone undoes this file's part
+#
+# Not exercised here: NetworkPolicy (the bridge plugin does not enforce it), hostPort, pods reaching the API server
+# (the apiserver listens on 127.0.0.1 only), LoadBalancer Services, more than one node.
+K8S_NODE_NAME="${K8S_NODE_NAME:-perflab-node-0}"
+K8S_NODE_BRIDGE="${K8S_NODE_BRIDGE:-perflab0}"
+K8S_NODE_POD_CIDR="${K8S_NODE_POD_CIDR:-10.244.0.0/24}"
+K8S_NODE_HOST_IP="${K8S_NODE_HOST_IP:-10.244.0.1}"
+K8S_NODE_SERVICE_CIDR="${K8S_NODE_SERVICE_CIDR:-10.96.0.0/16}"
+# the local stores (scripts/env.sh): MariaDB, Redis, mongo-wire, SMTP, the SMTP server's API
+K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-13306 16379 17017 13025 18025}"
+K8S_NODE_DNS_FORWARD="${K8S_NODE_DNS_FORWARD:-}"
+# memory kept out of the pods' allocatable for what runs beside them (control plane, stores, JVMs on the host)
+K8S_NODE_SYSTEM_RESERVED_MEMORY="${K8S_NODE_SYSTEM_RESERVED_MEMORY:-2Gi}"
+PERFLAB_REGISTRY_PORT="${PERFLAB_REGISTRY_PORT:-15000}"
+PERFLAB_REGISTRY="${PERFLAB_REGISTRY:-127.0.0.1:$PERFLAB_REGISTRY_PORT}"
+PERFLAB_K8S_KUBELET_PORT="${PERFLAB_K8S_KUBELET_PORT:-12250}"
+PERFLAB_K8S_KUBELET_HEALTHZ_PORT="${PERFLAB_K8S_KUBELET_HEALTHZ_PORT:-12248}"
+PERFLAB_K8S_PROXY_HEALTHZ_PORT="${PERFLAB_K8S_PROXY_HEALTHZ_PORT:-12256}"
+PERFLAB_K8S_PROXY_METRICS_PORT="${PERFLAB_K8S_PROXY_METRICS_PORT:-12249}"
+PERFLAB_K8S_DNS_HEALTH_PORT="${PERFLAB_K8S_DNS_HEALTH_PORT:-12280}"
+PERFLAB_K8S_DNS_READY_PORT="${PERFLAB_K8S_DNS_READY_PORT:-12281}"
+# cgroupfs parent of every pod cgroup (in each v1 hierarchy): k8s_node_down removes it whole
+K8S_NODE_CGROUP_ROOT="${K8S_NODE_CGROUP_ROOT:-/perflab-node}"
+K8S_NODE_PAUSE_IMAGE="$PERFLAB_REGISTRY/perflab/pause:$PERFLAB_PAUSE_VERSION"
+_K8S_NODE_FWD_CHAIN=PERFLAB-NODE-FWD
+
+_k8s_node_start() {  # NAME CMD...: like _k8s_start, pid in DIR/node/pids (stopped by k8s_node_down)
+  local name="$1"; shift
+  "$@" >"$K8S_CLUSTER_DIR/$name.log" 2>&1 &
+  local pid=$!
+  _k8s_pids+=("$pid")
+  echo "$pid $name" >>"$K8S_CLUSTER_DIR/node/pids"
+}
+
+_k8s_node_step() { _k8s_log "node: $*"; }
+
+# The registry alone (k8s_cluster_up starts it with the real node; call it yourself to push images next to kwok).
+k8s_registry_up() {
+  local dir="${1:-$K8S_CLUSTER_DIR}"
+  K8S_CLUSTER_DIR="$dir"
+  mkdir -p "$dir/node" "${PERFLAB_REGISTRY_DIR:-$dir/registry}"
+  curl -sf "http://$PERFLAB_REGISTRY/v2/" >/dev/null 2>&1 && { _k8s_log "registry already answers at $PERFLAB_REGISTRY"; return 1; }
+  _k8s_node_step "OCI registry on $PERFLAB_REGISTRY (blobs in ${PERFLAB_REGISTRY_DIR:-$dir/registry})"
+  _k8s_node_start registry "$CRANE" registry serve --address "$PERFLAB_REGISTRY" --disk "${PERFLAB_REGISTRY_DIR:-$dir/registry}"
+  _k8s_wait registry 20 curl -sf "http://$PERFLAB_REGISTRY/v2/"
+}
+
+# pause: one layer with the perflab-pause binary (scripts/k8s-tools.sh) as /pause
+_k8s_node_push_pause() {
+  local d="$K8S_CLUSTER_DIR/node/pause"
+  mkdir -p "$d/root"
+  cp "$PERFLAB_PAUSE" "$d/root/pause"
+  (cd "$d/root" && tar --numeric-owner --owner=0 --group=0 --mtime=@0 -cf "$d/pause.tar" pause) || return 1
+  "$CRANE" append --insecure --oci-empty-base -f "$d/pause.tar" -t "$K8S_NODE_PAUSE_IMAGE" >/dev/null 2>"$d/push.log" \
+    && "$CRANE" mutate --insecure "$K8S_NODE_PAUSE_IMAGE" -t "$K8S_NODE_PAUSE_IMAGE" --set-platform linux/amd64 \
+      --entrypoint /pause --user 65535:65535 >/dev/null 2>>"$d/push.log" \
+    || { cat "$d/push.log" >&2; return 1; }
+}
+
+_k8s_node_sysctl() {  # KEY VALUE: set, remembering the old value for k8s_node_down
+  local f="/proc/sys/${1//.//}" old
+  old="$(cat "$f")" || return 1
+  [ "$old" = "$2" ] && return 0
+  echo "$1 $old" >>"$K8S_CLUSTER_DIR/node/sysctl.saved"
+  echo "$2" >"$f"
+}
+
+_k8s_node_network() {
+  local n="$K8S_CLUSTER_DIR/node" prefix="${K8S_NODE_POD_CIDR#*/}"
+  ip link show "$K8S_NODE_BRIDGE" >/dev/null 2>&1 \
+    && { _k8s_log "bridge $K8S_NODE_BRIDGE exists: another node is up (or a crashed one: k8s_node_down DIR)"; return 1; }
+  _k8s_node_step "bridge $K8S_NODE_BRIDGE $K8S_NODE_HOST_IP/$prefix, pods in $K8S_NODE_POD_CIDR, forwarding only within the bridge"
+  ip link add "$K8S_NODE_BRIDGE" type bridge && ip addr add "$K8S_NODE_HOST_IP/$prefix" dev "$K8S_NODE_BRIDGE" \
+    && ip link set "$K8S_NODE_BRIDGE" up || return 1
+  echo "$K8S_NODE_BRIDGE" >"$n/bridge"
+  # Pod -> ClusterIP -> pod on the same bridge needs bridged packets to pass iptables (kube-proxy's DNAT/conntrack).
+  _k8s_node_sysctl net.ipv4.ip_forward 1 && _k8s_node_sysctl net.bridge.bridge-nf-call-iptables 1 || return 1
+  # Forwarding stays inside the bridge: a pod never reaches another network through this host, nor it the pods.
+  iptables -w -N "$_K8S_NODE_FWD_CHAIN" 2>/dev/null; iptables -w -F "$_K8S_NODE_FWD_CHAIN"
+  iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
+  iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
+  iptables -w -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP
+  iptables -w -I FORWARD 1 -j "$_K8S_NODE_FWD_CHAIN" || return 1
+  mkdir -p "$n/cni/net.d" "$n/cni/ipam"
+  cat >"$n/cni/net.d/10-perflab.conflist" <<EOF
+{
+  "cniVersion": "0.4.0",
+  "name": "perflab",
+  "plugins": [
+    {
+      "type": "bridge", "bridge": "$K8S_NODE_BRIDGE", "isGateway": true, "ipMasq": false, "hairpinMode": true,
+      "ipam": {
+        "type": "host-local", "dataDir": "$n/cni/ipam",
+        "ranges": [[{ "subnet": "$K8S_NODE_POD_CIDR", "gateway": "$K8S_NODE_HOST_IP" }]],
+        "routes": [{ "dst": "0.0.0.0/0" }]
+      }
+    }
+  ]
+}
+EOF
+}
+
+_k8s_node_containerd() {
+  local c="$K8S_CLUSTER_DIR/node/containerd"
+  mkdir -p "$c/root" "$c/state" "$c/certs.d/$PERFLAB_REGISTRY"
+  cat >"$c/certs.d/$PERFLAB_REGISTRY/hosts.toml" <<EOF
+server = "http://$PERFLAB_REGISTRY"
+
+[host."http://$PERFLAB_REGISTRY"]
+  capabilities = ["pull", "resolve", "push"]
+  skip_verify = true
+EOF
+  cat >"$c/config.toml" <<EOF
+version = 2
+root = "$c/root"
+state = "$c/state"
+disabled_plugins = ["io.containerd.internal.v1.opt", "io.containerd.snapshotter.v1.aufs", "io.containerd.snapshotter.v1.btrfs",
+  "io.containerd.snapshotter.v1.zfs", "io.containerd.snapshotter.v1.devmapper", "io.containerd.tracing.processor.v1.otlp"]
+
+[grpc]
+  address = "$c/containerd.sock"
+[ttrpc]
+  address = "$c/containerd.sock.ttrpc"
+[debug]
+  address = ""
+[metrics]
+  address = ""
+
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "$K8S_NODE_PAUSE_IMAGE"
+  # containerd must not try to raise a pod's oom_score_adj above its own (kubelet asks -998 for the pause container)
+  restrict_oom_score_adj = true
+  disable_apparmor = true
+  stream_server_address = "127.0.0.1"
+  # the pods' network namespaces are mounted under the state dir, not /var/run/netns
+  netns_mounts_under_state_dir = true
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        BinaryName = "$(command -v runc)"
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$K8S_CLUSTER_DIR/node/cni/net.d"
+    max_conf_num = 1
+  [plugins."io.containerd.grpc.v1.cri".registry]
+    config_path = "$c/certs.d"
+EOF
+  _k8s_node_step "containerd $(containerd --version | awk '{print $3}') (socket $c/containerd.sock), runc $(runc --version | awk 'NR==1{print $3}')"
+  _k8s_node_start containerd containerd --config "$c/config.toml"
+  _k8s_wait containerd 30 ctr --address "$c/containerd.sock" version
+}
+
+_k8s_node_coredns() {
+  local n="$K8S_CLUSTER_DIR/node" fwd=""
+  [ -n "$K8S_NODE_DNS_FORWARD" ] && fwd="    forward . $K8S_NODE_DNS_FORWARD"
+  cat >"$n/Corefile" <<EOF
+.:53 {
+    bind $K8S_NODE_HOST_IP
+    errors
+    health 127.0.0.1:$PERFLAB_K8S_DNS_HEALTH_PORT
+    ready 127.0.0.1:$PERFLAB_K8S_DNS_READY_PORT
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig $K8S_CLUSTER_DIR/kubeconfig perflab-test
+        pods insecure
+        fallthrough in-addr.arpa ip6.arpa
+        ttl 5
+    }
+$fwd
+    cache 5
+    loadbalance
+}
+EOF
+  _k8s_node_step "CoreDNS $COREDNS_VERSION on $K8S_NODE_HOST_IP:53 (cluster.local${K8S_NODE_DNS_FORWARD:+; others -> $K8S_NODE_DNS_FORWARD})"
+  _k8s_node_start coredns "$COREDNS" -conf "$n/Corefile"
+  _k8s_wait "CoreDNS ready" 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_DNS_READY_PORT/ready"
+}
+
+_k8s_node_forwarders() {
+  local p
+  [ -n "$K8S_NODE_HOST_PORTS" ] || return 0
+  _k8s_node_step "host ports for pods: $K8S_NODE_HOST_IP:{${K8S_NODE_HOST_PORTS// /,}} -> 127.0.0.1 (socat)"
+  for p in $K8S_NODE_HOST_PORTS; do
+    _k8s_node_start "socat-$p" socat "TCP-LISTEN:$p,bind=$K8S_NODE_HOST_IP,reuseaddr,fork" "TCP:127.0.0.1:$p"
+  done
+}
+
+_k8s_node_kubelet() {
+  local n="$K8S_CLUSTER_DIR/node" pki="$K8S_CLUSTER_DIR/pki"
+  mkdir -p "$n/kubelet" "$n/pod-logs"
+  # the kubelet wants its cgroup root to exist in every v1 hierarchy; a new cpuset cgroup starts with no CPU/memory node
+  local h
+  for h in /sys/fs/cgroup/*/; do
+    [ "$h" = /sys/fs/cgroup/unified/ ] && continue
+    mkdir -p "${h%/}$K8S_NODE_CGROUP_ROOT" || return 1
+  done
+  if [ -f /sys/fs/cgroup/cpuset/cpuset.cpus ]; then
+    cat /sys/fs/cgroup/cpuset/cpuset.cpus >"/sys/fs/cgroup/cpuset$K8S_NODE_CGROUP_ROOT/cpuset.cpus"
+    cat /sys/fs/cgroup/cpuset/cpuset.mems >"/sys/fs/cgroup/cpuset$K8S_NODE_CGROUP_ROOT/cpuset.mems"
+  fi
+  # dnsPolicy Default pods get this file: the cluster DNS too, nothing of the host's resolver
+  echo "nameserver $K8S_NODE_HOST_IP" >"$n/resolv.conf"
+  cat >"$n/kubelet.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+address: $K8S_NODE_HOST_IP
+port: $PERFLAB_K8S_KUBELET_PORT
+readOnlyPort: 0
+healthzBindAddress: 127.0.0.1
+healthzPort: $PERFLAB_K8S_KUBELET_HEALTHZ_PORT
+authentication:
+  anonymous: { enabled: false }
+  webhook: { enabled: true }
+  x509: { clientCAFile: $pki/ca.crt }
+authorization: { mode: Webhook }
+containerRuntimeEndpoint: unix://$n/containerd/containerd.sock
+cgroupDriver: cgroupfs
+cgroupRoot: $K8S_NODE_CGROUP_ROOT
+# this VM mounts cgroup v1 (with v2 only as /sys/fs/cgroup/unified); Kubernetes 1.35+ refuses v1 unless told
+failCgroupV1: false
+failSwapOn: false
+clusterDomain: cluster.local
+clusterDNS: [$K8S_NODE_HOST_IP]
+resolvConf: $n/resolv.conf
+podLogsDir: $n/pod-logs
+maxPods: 110
+serializeImagePulls: false
+systemReserved: { memory: $K8S_NODE_SYSTEM_RESERVED_MEMORY }
+evictionHard: { memory.available: 200Mi, nodefs.available: 2%, imagefs.available: 2% }
+imageGCHighThresholdPercent: 99
+imageGCLowThresholdPercent: 98
+syncFrequency: 10s
+fileCheckFrequency: 10s
+nodeStatusUpdateFrequency: 5s
+EOF
+  _k8s_node_step "kubelet $K8S_VERSION as node $K8S_NODE_NAME ($K8S_NODE_HOST_IP:$PERFLAB_K8S_KUBELET_PORT, cgroupfs under $K8S_NODE_CGROUP_ROOT)"
+  _k8s_node_start kubelet "$KUBELET" --config "$n/kubelet.yaml" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" \
+    --hostname-override "$K8S_NODE_NAME" --node-ip "$K8S_NODE_HOST_IP" --root-dir "$n/kubelet" \
+    --cert-dir "$n/kubelet/pki" --node-labels "perflab.dev/node=real" --v 1
+}
+
+_k8s_node_proxy() {
+  local n="$K8S_CLUSTER_DIR/node"
+  cat >"$n/kube-proxy.yaml" <<EOF
+apiVersion: kubeproxy.config.k8s.io/v1alpha1
+kind: KubeProxyConfiguration
+clientConnection: { kubeconfig: $K8S_CLUSTER_DIR/kubeconfig }
+hostnameOverride: $K8S_NODE_NAME
+mode: iptables
+clusterCIDR: $K8S_NODE_POD_CIDR
+healthzBindAddress: 127.0.0.1:$PERFLAB_K8S_PROXY_HEALTHZ_PORT
+metricsBindAddress: 127.0.0.1:$PERFLAB_K8S_PROXY_METRICS_PORT
+nodePortAddresses: [$K8S_NODE_HOST_IP/32]
+iptables: { localhostNodePorts: false, minSyncPeriod: 1s, syncPeriod: 30s }
+# leave the host's conntrack sysctls alone
+conntrack: { maxPerCore: 0, min: 0, tcpEstablishedTimeout: 0s, tcpCloseWaitTimeout: 0s }
+EOF
+  _k8s_node_step "kube-proxy $K8S_VERSION (iptables, Services $K8S_NODE_SERVICE_CIDR)"
+  _k8s_node_start kube-proxy "$KUBE_PROXY" --config "$n/kube-proxy.yaml" --v 1
+  _k8s_wait kube-proxy 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_PROXY_HEALTHZ_PORT/healthz"
+}
+
+# k8s_node_up: after the control plane of k8s_cluster_up (K8S_CLUSTER_DIR, KUBECONFIG set).
+k8s_node_up() {
+  local n="$K8S_CLUSTER_DIR/node" kc="$K8S_CLUSTER_DIR/kubeconfig" t0=$SECONDS b
+  [ "$(id -u)" -eq 0 ] || { _k8s_log "the real node needs root (bridge, iptables, mounts, cgroups)"; return 1; }
+  for b in "$KUBELET" "$KUBE_PROXY" "$CRANE" "$COREDNS" "$PERFLAB_PAUSE"; do
+    [ -x "$b" ] || { _k8s_log "missing $b: run scripts/k8s-tools.sh"; return 1; }
+  done
+  for b in containerd runc ctr socat iptables conntrack; do
+    command -v "$b" >/dev/null || { _k8s_log "missing $b: run scripts/k8s-tools.sh"; return 1; }
+  done
+  mkdir -p "$n"
+  : >"$n/pids"; : >"$n/sysctl.saved"
+  _k8s_node_network || return 1
+  k8s_registry_up "$K8S_CLUSTER_DIR" || return 1
+  _k8s_node_push_pause || return 1
+  _k8s_node_containerd || return 1
+  _k8s_node_coredns || return 1
+  _k8s_node_forwarders || return 1
+  _k8s_node_kubelet || return 1
+  _k8s_node_proxy || return 1
+  _k8s_wait "node $K8S_NODE_NAME Ready" 90 bash -c "'$KUBECTL' --kubeconfig '$kc' get node '$K8S_NODE_NAME' -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
+  _k8s_wait "node $K8S_NODE_NAME schedulable" 60 bash -c "[ -z \"\$('$KUBECTL' --kubeconfig '$kc' get node '$K8S_NODE_NAME' -o jsonpath='{.spec.taints}')\" ]" || return 1
+  export K8S_NODE_HOST_IP PERFLAB_REGISTRY
+  _k8s_node_step "up in $((SECONDS - t0)) s: allocatable $("$KUBECTL" --kubeconfig "$kc" get node "$K8S_NODE_NAME" -o jsonpath='{.status.allocatable.cpu} CPU, {.status.allocatable.memory}'); registry $PERFLAB_REGISTRY; stores at $K8S_NODE_HOST_IP"
+}
+
+_k8s_node_stop_pid() {  # PID: TERM, up to 10 s, then KILL (reaping our own children)
+  local pid="$1" end=$((SECONDS + 10))
+  kill "$pid" 2>/dev/null || return 0
+  while kill -0 "$pid" 2>/dev/null && [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" != Z ] && [ $SECONDS -lt $end ]; do
+    sleep 0.1
+  done
+  kill -9 "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
+
+_k8s_node_cgroup_pids() {  # every process in a pod cgroup of this node
+  local h
+  for h in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT"; do
+    [ -d "$h" ] && find "$h" -name cgroup.procs -exec cat {} + 2>/dev/null
+  done | sort -un
+}
+
+# k8s_node_down DIR: stops the node's processes (kubelet first, so nothing restarts), kills every pod process and
+# containerd shim of this node, unmounts what kubelet/containerd mounted under DIR/node, removes the pod cgroups,
+# the bridge, kube-proxy's and this file's iptables rules, and restores the sysctls it changed. Safe to call twice.
+k8s_node_down() {
+  local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p i
+  [ -n "$dir" ] && [ -d "$dir/node" ] || return 0
+  n="$dir/node"
+  sock="$n/containerd/containerd.sock"
+  # kubelet and kube-proxy first, then the rest (containerd last: its shims are handled below)
+  if [ -s "$n/pids" ]; then
+    for name in kubelet kube-proxy; do
+      awk -v n="$name" '$2==n{print $1}' "$n/pids" | while read -r pid; do _k8s_node_stop_pid "$pid"; done
+    done
+  fi
+  # every process of every pod (cgroupfs under $K8S_NODE_CGROUP_ROOT), until none is left
+  for i in $(seq 1 50); do
+    p="$(_k8s_node_cgroup_pids)"
+    [ -z "$p" ] && break
+    # shellcheck disable=SC2086
+    kill -9 $p 2>/dev/null || true
+    sleep 0.2
+  done
+  if [ -s "$n/pids" ]; then
+    tac "$n/pids" | while read -r pid name; do
+      case "$name" in kubelet|kube-proxy) ;; *) _k8s_node_stop_pid "$pid" ;; esac
+    done
+    # socat's forked children (open connections) by parent id
+    while read -r pid name; do
+      case "$name" in socat-*) for p in $(ps -o pid= --ppid "$pid" 2>/dev/null); do kill "$p" 2>/dev/null; done ;; esac
+    done <"$n/pids"
+  fi
+  # containerd-shim-runc-v2 processes of this containerd: found by their -address argument, ended by pid
+  for p in /proc/[0-9]*; do
+    { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -q -- "-address $sock " || continue
+    kill -9 "${p#/proc/}" 2>/dev/null || true
+  done
+  # mounts under DIR/node (pod volumes, rootfs overlays, sandbox shm, netns), deepest first
+  local m
+  for i in 1 2 3; do
+    m="$(awk -v d="$n/" 'index($2, d) == 1 {print $2}' /proc/self/mounts | awk '{print length, $0}' | sort -rn | cut -d' ' -f2-)"
+    [ -z "$m" ] && break
+    while read -r p; do umount "$p" 2>/dev/null || umount -l "$p" 2>/dev/null || true; done <<<"$m"
+  done
+  # pod cgroups, deepest first, in every hierarchy
+  for p in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT"; do
+    [ -d "$p" ] && find "$p" -depth -type d -exec rmdir {} \; 2>/dev/null
+  done
+  # the bridge (veths of dead netns go with them; any left over are deleted first)
+  if [ -f "$n/bridge" ]; then
+    local br; br="$(cat "$n/bridge")"
+    for p in $(ip -o link show master "$br" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do ip link del "$p" 2>/dev/null; done
+    ip link del "$br" 2>/dev/null || true
+    rm -f "$n/bridge"
+  fi
+  # kube-proxy's chains (its own --cleanup) and ours
+  if [ -f "$n/kube-proxy.yaml" ] && [ -x "$KUBE_PROXY" ]; then
+    "$KUBE_PROXY" --cleanup --config "$n/kube-proxy.yaml" >"$dir/kube-proxy-cleanup.log" 2>&1 || true
+  fi
+  while iptables -w -D FORWARD -j "$_K8S_NODE_FWD_CHAIN" 2>/dev/null; do :; done
+  iptables -w -F "$_K8S_NODE_FWD_CHAIN" 2>/dev/null && iptables -w -X "$_K8S_NODE_FWD_CHAIN" 2>/dev/null
+  # the kubelet's own chains (KUBE-FIREWALL's localnet rule, its canaries), in both families
+  local ipt t c
+  for ipt in iptables ip6tables; do
+    command -v "$ipt" >/dev/null || continue
+    for c in INPUT OUTPUT; do while "$ipt" -w -D "$c" -j KUBE-FIREWALL 2>/dev/null; do :; done; done
+    for t in filter nat mangle; do
+      for c in KUBE-FIREWALL KUBE-KUBELET-CANARY KUBE-IPTABLES-HINT; do
+        "$ipt" -w -t "$t" -F "$c" 2>/dev/null && "$ipt" -w -t "$t" -X "$c" 2>/dev/null
+      done
+    done
+  done
+  # what the kubelet and libcni keep outside DIR whatever their settings: the device-plugin socket, the CNI result
+  # cache of this node's network ("perflab") and the loopback results of the same sandboxes
+  rm -f /var/lib/kubelet/device-plugins/kubelet.sock
+  rmdir /var/lib/kubelet/device-plugins /var/lib/kubelet 2>/dev/null
+  for p in /var/lib/cni/results/perflab-*-eth0; do
+    [ -e "$p" ] || continue
+    c="${p#/var/lib/cni/results/perflab-}"; c="${c%-eth0}"
+    rm -f "$p" "/var/lib/cni/results/cni-loopback-$c-lo"
+  done
+  rmdir /var/lib/cni/results /var/lib/cni 2>/dev/null
+  # sysctls back as they were (reverse order)
+  if [ -s "$n/sysctl.saved" ]; then
+    tac "$n/sysctl.saved" | while read -r name p; do echo "$p" >"/proc/sys/${name//.//}" 2>/dev/null || true; done
+  fi
+  # reap our own children (the stops above ran in subshells)
+  [ -s "$n/pids" ] && while read -r pid name; do wait "$pid" 2>/dev/null || true; done <"$n/pids"
+  : >"$n/pids"; : >"$n/sysctl.saved"
+}
