@@ -38,6 +38,10 @@ PERFLAB_K8S_DNS_READY_PORT="${PERFLAB_K8S_DNS_READY_PORT:-12281}"
 # cgroupfs parent of every pod cgroup (in each v1 hierarchy): k8s_node_down removes it whole
 K8S_NODE_CGROUP_ROOT="${K8S_NODE_CGROUP_ROOT:-/perflab-node}"
 K8S_NODE_PAUSE_IMAGE="$PERFLAB_REGISTRY/perflab/pause:$PERFLAB_PAUSE_VERSION"
+# One real node per machine at a time (the kubelet's device-plugin socket, kube-proxy's and the kubelet's iptables
+# chains are host-wide): this file names the DIR of the node that is up, so a run that died is cleaned up by the next.
+K8S_NODE_LOCK="${K8S_NODE_LOCK:-/run/perflab-k8s-node}"
+K8S_NODE_CNI_NETWORK=perflab
 _K8S_NODE_FWD_CHAIN=PERFLAB-NODE-FWD
 
 _k8s_node_start() {  # NAME CMD...: like _k8s_start, pid in DIR/node/pids (stopped by k8s_node_down)
@@ -101,7 +105,7 @@ _k8s_node_network() {
   cat >"$n/cni/net.d/10-perflab.conflist" <<EOF
 {
   "cniVersion": "0.4.0",
-  "name": "perflab",
+  "name": "$K8S_NODE_CNI_NETWORK",
   "plugins": [
     {
       "type": "bridge", "bridge": "$K8S_NODE_BRIDGE", "isGateway": true, "ipMasq": false, "hairpinMode": true,
@@ -289,8 +293,17 @@ k8s_node_up() {
   for b in containerd runc ctr socat iptables conntrack; do
     command -v "$b" >/dev/null || { _k8s_log "missing $b: run scripts/k8s-tools.sh"; return 1; }
   done
+  if [ -f "$K8S_NODE_LOCK" ]; then
+    local other; other="$(cat "$K8S_NODE_LOCK")"
+    if [ -n "$(_k8s_node_orphans "$other" kubelet)" ]; then
+      _k8s_log "a real node is up already (DIR $other; one per machine): k8s_node_down $other"; return 1
+    fi
+    _k8s_node_step "cleaning up after a node that was not stopped (DIR $other)"
+    k8s_node_down "$other"
+  fi
   mkdir -p "$n"
   : >"$n/pids"; : >"$n/sysctl.saved"
+  echo "$K8S_CLUSTER_DIR" >"$K8S_NODE_LOCK"
   _k8s_node_network || return 1
   k8s_registry_up "$K8S_CLUSTER_DIR" || return 1
   _k8s_node_push_pause || return 1
@@ -322,20 +335,38 @@ _k8s_node_cgroup_pids() {  # every process in a pod cgroup of this node
   done | sort -un
 }
 
+# Processes of the node in DIR found by their command line (a run that died before k8s_node_down left them running
+# and maybe lost DIR/node/pids): pattern per kind, printed as pids.
+_k8s_node_orphans() {  # DIR kubelet|rest
+  local dir="$1" kind="$2" p cmd
+  for p in /proc/[0-9]*; do
+    cmd="$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)" || continue
+    case "$kind:$cmd" in
+      kubelet:*" --config $dir/node/kubelet.yaml "*|kubelet:*" --config $dir/node/kube-proxy.yaml "*) echo "${p#/proc/}" ;;
+      rest:*" --config $dir/node/containerd/config.toml "*|rest:*" -conf $dir/node/Corefile "*) echo "${p#/proc/}" ;;
+      rest:*" registry serve "*" --disk ${PERFLAB_REGISTRY_DIR:-$dir/registry} "*) echo "${p#/proc/}" ;;
+      rest:socat\ "TCP-LISTEN:"*",bind=$K8S_NODE_HOST_IP,"*) echo "${p#/proc/}" ;;
+    esac
+  done
+}
+
 # k8s_node_down DIR: stops the node's processes (kubelet first, so nothing restarts), kills every pod process and
 # containerd shim of this node, unmounts what kubelet/containerd mounted under DIR/node, removes the pod cgroups,
-# the bridge, kube-proxy's and this file's iptables rules, and restores the sysctls it changed. Safe to call twice.
+# the bridge, kube-proxy's, the kubelet's and this file's iptables rules, and restores the sysctls it changed.
+# Safe to call twice, and on the DIR of a run that died (even if DIR itself is gone).
 k8s_node_down() {
   local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p i
-  [ -n "$dir" ] && [ -d "$dir/node" ] || return 0
+  [ -n "$dir" ] || return 0
   n="$dir/node"
+  [ -d "$n" ] || [ "$(cat "$K8S_NODE_LOCK" 2>/dev/null)" = "$dir" ] || return 0
   sock="$n/containerd/containerd.sock"
-  # kubelet and kube-proxy first, then the rest (containerd last: its shims are handled below)
+  # kubelet and kube-proxy first, then the pods, then the rest (containerd last: its shims are handled below)
   if [ -s "$n/pids" ]; then
     for name in kubelet kube-proxy; do
       awk -v n="$name" '$2==n{print $1}' "$n/pids" | while read -r pid; do _k8s_node_stop_pid "$pid"; done
     done
   fi
+  for pid in $(_k8s_node_orphans "$dir" kubelet); do _k8s_node_stop_pid "$pid"; done
   # every process of every pod (cgroupfs under $K8S_NODE_CGROUP_ROOT), until none is left
   for i in $(seq 1 50); do
     p="$(_k8s_node_cgroup_pids)"
@@ -348,14 +379,12 @@ k8s_node_down() {
     tac "$n/pids" | while read -r pid name; do
       case "$name" in kubelet|kube-proxy) ;; *) _k8s_node_stop_pid "$pid" ;; esac
     done
-    # socat's forked children (open connections) by parent id
-    while read -r pid name; do
-      case "$name" in socat-*) for p in $(ps -o pid= --ppid "$pid" 2>/dev/null); do kill "$p" 2>/dev/null; done ;; esac
-    done <"$n/pids"
   fi
-  # containerd-shim-runc-v2 processes of this containerd: found by their -address argument, ended by pid
+  for pid in $(_k8s_node_orphans "$dir" rest); do _k8s_node_stop_pid "$pid"; done
+  # socat's forked children (open connections) and containerd-shim-runc-v2 processes of this containerd (found by
+  # their -address argument), ended by pid
   for p in /proc/[0-9]*; do
-    { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -q -- "-address $sock " || continue
+    { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qE -- "-address $sock |^socat TCP-LISTEN:[0-9]+,bind=$K8S_NODE_HOST_IP," || continue
     kill -9 "${p#/proc/}" 2>/dev/null || true
   done
   # mounts under DIR/node (pod volumes, rootfs overlays, sandbox shm, netns), deepest first
@@ -370,18 +399,20 @@ k8s_node_down() {
     [ -d "$p" ] && find "$p" -depth -type d -exec rmdir {} \; 2>/dev/null
   done
   # the bridge (veths of dead netns go with them; any left over are deleted first)
-  if [ -f "$n/bridge" ]; then
-    local br; br="$(cat "$n/bridge")"
+  local br="$K8S_NODE_BRIDGE"
+  [ -f "$n/bridge" ] && br="$(cat "$n/bridge")"
+  if ip link show "$br" >/dev/null 2>&1; then
     for p in $(ip -o link show master "$br" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do ip link del "$p" 2>/dev/null; done
     ip link del "$br" 2>/dev/null || true
-    rm -f "$n/bridge"
   fi
-  # kube-proxy's chains (its own --cleanup) and ours
-  if [ -f "$n/kube-proxy.yaml" ] && [ -x "$KUBE_PROXY" ]; then
-    "$KUBE_PROXY" --cleanup --config "$n/kube-proxy.yaml" >"$dir/kube-proxy-cleanup.log" 2>&1 || true
+  rm -f "$n/bridge"
+  # kube-proxy's chains (its own --cleanup: every KUBE-SERVICES/NODEPORTS/... chain of the host) and ours
+  if [ -x "$KUBE_PROXY" ]; then
+    "$KUBE_PROXY" --cleanup >"$dir/kube-proxy-cleanup.log" 2>&1 || "$KUBE_PROXY" --cleanup >/dev/null 2>&1 || true
   fi
-  while iptables -w -D FORWARD -j "$_K8S_NODE_FWD_CHAIN" 2>/dev/null; do :; done
-  iptables -w -F "$_K8S_NODE_FWD_CHAIN" 2>/dev/null && iptables -w -X "$_K8S_NODE_FWD_CHAIN" 2>/dev/null
+  local chain="$_K8S_NODE_FWD_CHAIN"
+  while iptables -w -D FORWARD -j "$chain" 2>/dev/null; do :; done
+  iptables -w -F "$chain" 2>/dev/null && iptables -w -X "$chain" 2>/dev/null
   # the kubelet's own chains (KUBE-FIREWALL's localnet rule, its canaries), in both families
   local ipt t c
   for ipt in iptables ip6tables; do
@@ -394,12 +425,12 @@ k8s_node_down() {
     done
   done
   # what the kubelet and libcni keep outside DIR whatever their settings: the device-plugin socket, the CNI result
-  # cache of this node's network ("perflab") and the loopback results of the same sandboxes
+  # cache of this node's network and the loopback results of the same sandboxes
   rm -f /var/lib/kubelet/device-plugins/kubelet.sock
   rmdir /var/lib/kubelet/device-plugins /var/lib/kubelet 2>/dev/null
-  for p in /var/lib/cni/results/perflab-*-eth0; do
+  for p in /var/lib/cni/results/"$K8S_NODE_CNI_NETWORK"-*-eth0; do
     [ -e "$p" ] || continue
-    c="${p#/var/lib/cni/results/perflab-}"; c="${c%-eth0}"
+    c="${p#/var/lib/cni/results/"$K8S_NODE_CNI_NETWORK"-}"; c="${c%-eth0}"
     rm -f "$p" "/var/lib/cni/results/cni-loopback-$c-lo"
   done
   rmdir /var/lib/cni/results /var/lib/cni 2>/dev/null
@@ -409,5 +440,7 @@ k8s_node_down() {
   fi
   # reap our own children (the stops above ran in subshells)
   [ -s "$n/pids" ] && while read -r pid name; do wait "$pid" 2>/dev/null || true; done <"$n/pids"
-  : >"$n/pids"; : >"$n/sysctl.saved"
+  if [ -d "$n" ]; then : >"$n/pids"; : >"$n/sysctl.saved"; fi
+  [ "$(cat "$K8S_NODE_LOCK" 2>/dev/null)" = "$dir" ] && rm -f "$K8S_NODE_LOCK"
+  return 0
 }
