@@ -211,7 +211,8 @@ k8s_cluster_down() {
   local dir="${1:-$K8S_CLUSTER_DIR}" pid name end
   [ -n "$dir" ] && [ -f "$dir/pids" ] || return 0
   # the real node first (kubelet, pods, shims, mounts, bridge, iptables), while the API server still answers
-  k8s_node_down "$dir"
+  # (in an || list: a failed cleanup step never stops the rest, even under set -e)
+  k8s_node_down "$dir" || true
   # one at a time, in reverse start order (kwok and the controllers first, etcd last): the API server drains
   # faster while etcd is still there. `wait` reaps our own children so none lingers as a zombie.
   tac "$dir/pids" | while read -r pid name; do

@@ -299,7 +299,7 @@ k8s_node_up() {
       _k8s_log "a real node is up already (DIR $other; one per machine): k8s_node_down $other"; return 1
     fi
     _k8s_node_step "cleaning up after a node that was not stopped (DIR $other)"
-    k8s_node_down "$other"
+    k8s_node_down "$other" || true
   fi
   mkdir -p "$n"
   : >"$n/pids"; : >"$n/sysctl.saved"
@@ -331,7 +331,7 @@ _k8s_node_stop_pid() {  # PID: TERM, up to 10 s, then KILL (reaping our own chil
 _k8s_node_cgroup_pids() {  # every process in a pod cgroup of this node
   local h
   for h in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT"; do
-    [ -d "$h" ] && find "$h" -name cgroup.procs -exec cat {} + 2>/dev/null
+    if [ -d "$h" ]; then find "$h" -name cgroup.procs -exec cat {} + 2>/dev/null; fi
   done | sort -un
 }
 
