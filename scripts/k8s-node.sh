@@ -85,6 +85,14 @@ _k8s_node_sysctl() {  # KEY VALUE: set, remembering the old value for k8s_node_d
   echo "$2" >"$f"
 }
 
+_k8s_node_sysctl_keep() {  # KEY...: remember values the kubelet changes (it sets them host-wide on start)
+  local k
+  for k in "$@"; do
+    [ -f "/proc/sys/${k//.//}" ] && echo "$k $(cat "/proc/sys/${k//.//}")" >>"$K8S_CLUSTER_DIR/node/sysctl.saved"
+  done
+  return 0
+}
+
 _k8s_node_network() {
   local n="$K8S_CLUSTER_DIR/node" prefix="${K8S_NODE_POD_CIDR#*/}"
   ip link show "$K8S_NODE_BRIDGE" >/dev/null 2>&1 \
@@ -256,6 +264,8 @@ syncFrequency: 10s
 fileCheckFrequency: 10s
 nodeStatusUpdateFrequency: 5s
 EOF
+  _k8s_node_sysctl_keep vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops \
+    kernel.keys.root_maxkeys kernel.keys.root_maxbytes
   _k8s_node_step "kubelet $K8S_VERSION as node $K8S_NODE_NAME ($K8S_NODE_HOST_IP:$PERFLAB_K8S_KUBELET_PORT, cgroupfs under $K8S_NODE_CGROUP_ROOT)"
   _k8s_node_start kubelet "$KUBELET" --config "$n/kubelet.yaml" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" \
     --hostname-override "$K8S_NODE_NAME" --node-ip "$K8S_NODE_HOST_IP" --root-dir "$n/kubelet" \
@@ -352,7 +362,8 @@ _k8s_node_orphans() {  # DIR kubelet|rest
 
 # k8s_node_down DIR: stops the node's processes (kubelet first, so nothing restarts), kills every pod process and
 # containerd shim of this node, unmounts what kubelet/containerd mounted under DIR/node, removes the pod cgroups,
-# the bridge, kube-proxy's, the kubelet's and this file's iptables rules, and restores the sysctls it changed.
+# the bridge, kube-proxy's, the kubelet's and this file's iptables rules, and restores the sysctls it and the kubelet
+# changed (ip_forward; vm.overcommit_memory, kernel.panic, kernel.panic_on_oops, kernel.keys.*).
 # Safe to call twice, and on the DIR of a run that died (even if DIR itself is gone).
 k8s_node_down() {
   local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p i
