@@ -120,6 +120,11 @@ k8s_cluster_up() {
     --listen-metrics-urls "" --log-level warn
   _k8s_wait etcd 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_ETCD_PORT/health" || return 1
 
+  # The real node's kubelet (logs, exec, port-forward) is reached at its InternalIP on the bridge, with the admin
+  # client cert. Not with kwok: its fake node's InternalIP (10.0.0.1) is no address of this machine.
+  local kubelet_flags=()
+  [ "$K8S_NODE" = real ] && kubelet_flags=(--kubelet-client-certificate "$pki/admin.crt" --kubelet-client-key "$pki/admin.key"
+    --kubelet-preferred-address-types InternalIP,Hostname)
   _k8s_start kube-apiserver "$KUBE_APISERVER" \
     --etcd-servers "http://127.0.0.1:$PERFLAB_K8S_ETCD_PORT" \
     --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$PERFLAB_K8S_APISERVER_PORT" \
@@ -129,8 +134,7 @@ k8s_cluster_up() {
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --authorization-mode RBAC --anonymous-auth=false \
     --service-cluster-ip-range 10.96.0.0/16 \
-    --kubelet-client-certificate "$pki/admin.crt" --kubelet-client-key "$pki/admin.key" \
-    --kubelet-preferred-address-types InternalIP,Hostname \
+    "${kubelet_flags[@]}" \
     --profiling=false --endpoint-reconciler-type none
   _k8s_wait kube-apiserver 90 "$KUBECTL" --kubeconfig "$kc" get --raw /readyz || return 1
 
