@@ -829,6 +829,75 @@ def dashboard_shows_the_db_pool_and_the_send_hand_off():
         assert len(cells) == len(set(cells)) and all(x < 24 for x, _ in cells)
 
 
+# --- exposure ------------------------------------------------------------------------------------------------------
+
+EXPOSURE = (str(CHART / "ci" / "exposure-values.yaml"),)
+
+
+@test
+def exposure_is_off_by_default_and_renders_no_route_nor_ingress():
+    kinds = {d["kind"] for d in render()}
+    assert "HTTPRoute" not in kinds and "Ingress" not in kinds, kinds
+
+
+@test
+def http_route_sends_every_path_to_the_gateway_services_http_port_never_management():
+    docs = render(values=EXPOSURE)
+    route = one(docs, "HTTPRoute", "t-perflab-gateway")
+    assert route["apiVersion"] == "gateway.networking.k8s.io/v1"
+    spec = route["spec"]
+    assert spec["parentRefs"] == [{"name": "public", "namespace": "gateway-system", "sectionName": "https"}], spec
+    assert spec["hostnames"] == ["perflab.example.test"]
+    [rule] = spec["rules"]
+    assert rule["matches"] == [{"path": {"type": "PathPrefix", "value": "/"}}], rule
+    ports = {p["name"]: p["port"] for p in one(docs, "Service", "t-perflab-gateway")["spec"]["ports"]}
+    assert rule["backendRefs"] == [{"name": "t-perflab-gateway", "port": ports["http"]}], rule
+    assert ports["http"] == 8080 != ports["management"]
+    assert route["metadata"]["labels"]["perflab.dev/exposure"] == "gateway-api"
+    assert route["metadata"]["labels"]["app.kubernetes.io/name"] == "gateway"
+    assert route["metadata"]["annotations"] == {"perflab.dev/owner": "lab"}
+    # the port follows services.gateway.port
+    moved = one(render("services.gateway.port=8000", values=EXPOSURE), "HTTPRoute", "t-perflab-gateway")
+    assert moved["spec"]["rules"][0]["backendRefs"][0]["port"] == 8000
+
+
+@test
+def http_route_without_parent_refs_fails_naming_the_value():
+    err = refuses("exposure.httpRoute.enabled=true")
+    assert "exposure.httpRoute.parentRefs is required" in err, err
+    err = refuses("exposure.httpRoute.enabled=true", "--set-json exposure.httpRoute.parentRefs=[]")
+    assert "exposure.httpRoute.parentRefs is required" in err, err
+
+
+@test
+def ingress_sends_every_host_and_path_to_the_gateway_services_http_port_with_tls():
+    ing = one(render(values=EXPOSURE), "Ingress", "t-perflab-gateway")
+    spec = ing["spec"]
+    assert spec["ingressClassName"] == "nginx"
+    assert spec["tls"] == [{"secretName": "perflab-example-tls",
+                            "hosts": ["perflab.example.test", "api.perflab.example.test"]}], spec["tls"]
+    assert [r["host"] for r in spec["rules"]] == ["perflab.example.test", "api.perflab.example.test"]
+    for r in spec["rules"]:
+        assert r["http"]["paths"] == [{"path": "/", "pathType": "Prefix", "backend": {
+            "service": {"name": "t-perflab-gateway", "port": {"name": "http"}}}}], r
+    assert ing["metadata"]["annotations"] == {"nginx.ingress.kubernetes.io/proxy-body-size": "1m"}
+    # no host: one catch-all rule; no className, no tls: neither rendered
+    bare = one(render("exposure.ingress.enabled=true"), "Ingress", "t-perflab-gateway")["spec"]
+    assert "ingressClassName" not in bare and "tls" not in bare and [list(r) for r in bare["rules"]] == [["http"]], bare
+    assert "services.gateway.enabled" in refuses("exposure.ingress.enabled=true", "services.gateway.enabled=false")
+
+
+@test
+def exposed_gateway_admits_only_the_forwarding_pods_listed_in_gateway_from():
+    gw = one(render(values=EXPOSURE), "NetworkPolicy", "t-perflab-gateway")["spec"]
+    [http] = [r for r in gw["ingress"] if r["ports"] == [{"port": "http", "protocol": "TCP"}]]
+    namespaces = [p["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"] for p in http["from"]
+                  if "namespaceSelector" in p]
+    assert namespaces == ["ingress-nginx", "gateway-system"], http
+    assert "exposure.ingress" in (CHART / "values.yaml").read_text().split("gatewayFrom:")[0].rsplit("# --", 1)[1]
+    assert "not allowed" in refuses("exposure.ingress.host=x") and "not allowed" in refuses("exposure.httpRoute.parentRef=x")
+
+
 # --- schema --------------------------------------------------------------------------------------------------------
 
 @test
