@@ -347,15 +347,16 @@ _k8s_node_cgroup_pids() {  # every process in a pod cgroup of this node
 
 # Processes of the node in DIR found by their command line (a run that died before k8s_node_down left them running
 # and maybe lost DIR/node/pids): pattern per kind, printed as pids.
-_k8s_node_orphans() {  # DIR kubelet|rest
+_k8s_node_orphans() {  # DIR kubelet|rest [host]: with host, also the socat forwarders of $K8S_NODE_HOST_IP
   local dir="$1" kind="$2" p cmd
+  [ "${3:-}" = host ] && kind="$kind+host"
   for p in /proc/[0-9]*; do
     cmd="$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)" || continue
     case "$kind:$cmd" in
       kubelet:*" --config $dir/node/kubelet.yaml "*|kubelet:*" --config $dir/node/kube-proxy.yaml "*) echo "${p#/proc/}" ;;
-      rest:*" --config $dir/node/containerd/config.toml "*|rest:*" -conf $dir/node/Corefile "*) echo "${p#/proc/}" ;;
-      rest:*" registry serve "*" --disk ${PERFLAB_REGISTRY_DIR:-$dir/registry} "*) echo "${p#/proc/}" ;;
-      rest:socat\ "TCP-LISTEN:"*",bind=$K8S_NODE_HOST_IP,"*) echo "${p#/proc/}" ;;
+      rest*:*" --config $dir/node/containerd/config.toml "*|rest*:*" -conf $dir/node/Corefile "*) echo "${p#/proc/}" ;;
+      rest*:*" registry serve "*" --disk ${PERFLAB_REGISTRY_DIR:-$dir/registry} "*) echo "${p#/proc/}" ;;
+      rest+host:socat\ "TCP-LISTEN:"*",bind=$K8S_NODE_HOST_IP,"*) echo "${p#/proc/}" ;;
     esac
   done
 }
@@ -364,12 +365,15 @@ _k8s_node_orphans() {  # DIR kubelet|rest
 # containerd shim of this node, unmounts what kubelet/containerd mounted under DIR/node, removes the pod cgroups,
 # the bridge, kube-proxy's, the kubelet's and this file's iptables rules, and restores the sysctls it and the kubelet
 # changed (ip_forward; vm.overcommit_memory, kernel.panic, kernel.panic_on_oops, kernel.keys.*).
-# Safe to call twice, and on the DIR of a run that died (even if DIR itself is gone).
+# Safe to call twice, and on the DIR of a run that died (even if DIR itself is gone). What is host-wide (pod cgroups,
+# bridge, iptables, sysctls, /var/lib leftovers) is only touched while $K8S_NODE_LOCK names DIR: a DIR whose node
+# was never up (only k8s_registry_up) or was already cleaned up never disturbs the node that is up now.
 k8s_node_down() {
-  local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p i
+  local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p i mine=""
   [ -n "$dir" ] || return 0
   n="$dir/node"
-  [ -d "$n" ] || [ "$(cat "$K8S_NODE_LOCK" 2>/dev/null)" = "$dir" ] || return 0
+  [ "$(cat "$K8S_NODE_LOCK" 2>/dev/null)" = "$dir" ] && mine=host
+  [ -d "$n" ] || [ -n "$mine" ] || return 0
   sock="$n/containerd/containerd.sock"
   # kubelet and kube-proxy first, then the pods, then the rest (containerd last: its shims are handled below)
   if [ -s "$n/pids" ]; then
@@ -379,7 +383,7 @@ k8s_node_down() {
   fi
   for pid in $(_k8s_node_orphans "$dir" kubelet); do _k8s_node_stop_pid "$pid"; done
   # every process of every pod (cgroupfs under $K8S_NODE_CGROUP_ROOT), until none is left
-  for i in $(seq 1 50); do
+  [ -n "$mine" ] && for i in $(seq 1 50); do
     p="$(_k8s_node_cgroup_pids)"
     [ -z "$p" ] && break
     # shellcheck disable=SC2086
@@ -391,11 +395,13 @@ k8s_node_down() {
       case "$name" in kubelet|kube-proxy) ;; *) _k8s_node_stop_pid "$pid" ;; esac
     done
   fi
-  for pid in $(_k8s_node_orphans "$dir" rest); do _k8s_node_stop_pid "$pid"; done
-  # socat's forked children (open connections) and containerd-shim-runc-v2 processes of this containerd (found by
-  # their -address argument), ended by pid
+  for pid in $(_k8s_node_orphans "$dir" rest $mine); do _k8s_node_stop_pid "$pid"; done
+  # containerd-shim-runc-v2 processes of this containerd (found by their -address argument) and, for the node
+  # that is up, socat's forked children (open connections), ended by pid
+  local sweep="-address $sock "
+  [ -n "$mine" ] && sweep="$sweep|^socat TCP-LISTEN:[0-9]+,bind=$K8S_NODE_HOST_IP,"
   for p in /proc/[0-9]*; do
-    { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qE -- "-address $sock |^socat TCP-LISTEN:[0-9]+,bind=$K8S_NODE_HOST_IP," || continue
+    { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qE -- "$sweep" || continue
     kill -9 "${p#/proc/}" 2>/dev/null || true
   done
   # mounts under DIR/node (pod volumes, rootfs overlays, sandbox shm, netns), deepest first
@@ -405,6 +411,17 @@ k8s_node_down() {
     [ -z "$m" ] && break
     while read -r p; do umount "$p" 2>/dev/null || umount -l "$p" 2>/dev/null || true; done <<<"$m"
   done
+  [ -n "$mine" ] && _k8s_node_down_host "$dir"
+  # reap our own children (the stops above ran in subshells)
+  [ -s "$n/pids" ] && while read -r pid name; do wait "$pid" 2>/dev/null || true; done <"$n/pids"
+  if [ -d "$n" ]; then : >"$n/pids"; : >"$n/sysctl.saved"; fi
+  [ -n "$mine" ] && rm -f "$K8S_NODE_LOCK"
+  return 0
+}
+
+# The host-wide part of k8s_node_down DIR (only for the node $K8S_NODE_LOCK names).
+_k8s_node_down_host() {
+  local dir="$1" n="$1/node" p c name
   # pod cgroups, deepest first, in every hierarchy
   for p in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT"; do
     [ -d "$p" ] && find "$p" -depth -type d -exec rmdir {} \; 2>/dev/null
@@ -449,9 +466,5 @@ k8s_node_down() {
   if [ -s "$n/sysctl.saved" ]; then
     tac "$n/sysctl.saved" | while read -r name p; do echo "$p" >"/proc/sys/${name//.//}" 2>/dev/null || true; done
   fi
-  # reap our own children (the stops above ran in subshells)
-  [ -s "$n/pids" ] && while read -r pid name; do wait "$pid" 2>/dev/null || true; done <"$n/pids"
-  if [ -d "$n" ]; then : >"$n/pids"; : >"$n/sysctl.saved"; fi
-  [ "$(cat "$K8S_NODE_LOCK" 2>/dev/null)" = "$dir" ] && rm -f "$K8S_NODE_LOCK"
   return 0
 }
