@@ -829,6 +829,108 @@ def dashboard_shows_the_db_pool_and_the_send_hand_off():
         assert len(cells) == len(set(cells)) and all(x < 24 for x, _ in cells)
 
 
+# --- seed Job ------------------------------------------------------------------------------------------------------
+
+SEED = (str(CHART / "ci" / "seed-values.yaml"),)
+
+
+def seed_job(docs):
+    return one(docs, "Job", "t-perflab-mail-seed")
+
+
+@test
+def seed_job_is_off_by_default():
+    docs = render()
+    assert not [d for d in docs if d["metadata"]["name"].endswith("mail-seed")], "seed rendered while off"
+
+
+@test
+def seed_job_runs_the_mail_image_as_its_seeder_on_mails_database_and_eml_volume():
+    docs = render("seed.enabled=true")
+    job = seed_job(docs)
+    pod = job["spec"]["template"]["spec"]
+    c = pod["containers"][0]
+    assert c["image"] == container(docs, "mail")["image"] == "ghcr.io/perflab/mail:0.1.0"
+    # the same image helper as the Deployment: a pinned digest reaches the seeder too
+    pinned = render("seed.enabled=true", "services.mail.image.digest=sha256:" + "a" * 64)
+    assert container(pinned, "mail")["image"] == seed_job(pinned)["spec"]["template"]["spec"]["containers"][0]["image"]
+    e = {x["name"]: x.get("value", x.get("valueFrom")) for x in c["env"]}
+    assert e["PERFLAB_MAIL_SEED_MAILS"] == "2000" and e["PERFLAB_MAIL_SEED_KEEPEXISTING"] == "false", e
+    assert e["PERFLAB_MAIL_RELAY_ENABLED"] == "false" and e["SPRING_MAIN_WEBAPPLICATIONTYPE"] == "none", e
+    # mail's store env, built by the same template as the Deployment's
+    mail = env(docs, "mail")
+    for k in ["PERFLAB_MYSQL_HOST", "PERFLAB_MYSQL_PORT", "PERFLAB_MYSQL_USER", "PERFLAB_MYSQL_PASSWORD", "PERFLAB_MAIL_DB",
+              "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", "PERFLAB_MAIL_STORAGE"]:
+        assert e[k] == mail[k], (k, e[k], mail[k])
+    assert "PERFLAB_MAIL_SEED_MAILS" not in mail  # the service itself never seeds
+    # the EML claim, mounted where PERFLAB_MAIL_STORAGE points
+    [vol] = [v for v in pod["volumes"] if v["name"] == "storage"]
+    assert vol["persistentVolumeClaim"]["claimName"] == "t-perflab-mail", vol
+    assert {"name": "storage", "mountPath": e["PERFLAB_MAIL_STORAGE"]} in c["volumeMounts"]
+    other = seed_job(render("seed.enabled=true", "services.mail.persistence.existingClaim=eml"))
+    assert [v for v in other["spec"]["template"]["spec"]["volumes"] if v["name"] == "storage"][0][
+        "persistentVolumeClaim"]["claimName"] == "eml"
+    # size, keepExisting, JVM and Job limits from values; large counts stay integers
+    big = seed_job(render(values=SEED))
+    be = {x["name"]: x.get("value") for x in big["spec"]["template"]["spec"]["containers"][0]["env"]}
+    assert be["PERFLAB_MAIL_SEED_MAILS"] == "1000000" and "-Xmx768m" in be["JAVA_TOOL_OPTIONS"].split(), be
+    assert big["spec"]["activeDeadlineSeconds"] == 3600 and job["spec"]["backoffLimit"] == 2
+    keep = seed_job(render("seed.enabled=true", "seed.keepExisting=true"))
+    assert {"name": "PERFLAB_MAIL_SEED_KEEPEXISTING", "value": "true"} in keep["spec"]["template"]["spec"]["containers"][0]["env"]
+    assert "seed: resources.limits.memory 1Gi is too small" in refuses("seed.enabled=true", "seed.jvm.heap=1g")
+    assert "/seed/mails" in refuses("seed.enabled=true", "seed.mails=-1")
+    assert "not allowed" in refuses("seed.mail=10")
+
+
+@test
+def seed_job_is_a_hook_weighted_after_the_database_job():
+    docs = render("seed.enabled=true")
+    seed = seed_job(docs)["metadata"]["annotations"]
+    db = one(docs, "Job", "t-perflab-mysql-databases")["metadata"]["annotations"]
+    assert seed["helm.sh/hook"] == "post-install,post-upgrade", seed
+    assert set(db["helm.sh/hook"].split(",")) <= {"pre-install", "pre-upgrade", "post-install", "post-upgrade"}
+    assert int(seed["helm.sh/hook-weight"]) > int(db["helm.sh/hook-weight"]), (seed, db)
+    assert seed["helm.sh/hook-delete-policy"] == "before-hook-creation,hook-succeeded"
+
+
+@test
+def seed_job_pod_lands_beside_mail_on_a_read_write_once_claim_and_keeps_the_chart_scheduling():
+    pod = seed_job(render(values=SEED))["spec"]["template"]["spec"]
+    aff = pod["affinity"]
+    assert aff["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] == [{
+        "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "mail", "app.kubernetes.io/instance": "t"}},
+        "topologyKey": "kubernetes.io/hostname"}], aff
+    assert aff["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0][
+        "matchExpressions"][0]["key"] == "perflab.dev/pool", aff
+    # mail's own scheduling wins, as for the mail pods
+    sched = seed_job(render("seed.enabled=true", values=(str(CHART / "ci" / "scheduling-values.yaml"),)))["spec"]["template"]["spec"]
+    assert sched["nodeSelector"] == {"perflab.dev/pool": "sut", "perflab.dev/disk": "local-ssd"}, sched
+    assert sched["priorityClassName"] == "perflab-sut" and sched["tolerations"]
+    # ReadWriteMany: any node can mount the claim
+    rwx = seed_job(render("seed.enabled=true", "--set-json services.mail.persistence.accessModes=[\"ReadWriteMany\"]"))
+    assert "affinity" not in rwx["spec"]["template"]["spec"], rwx["spec"]["template"]["spec"].get("affinity")
+    # no volume, a volume only one pod may mount, or no mail: refused, naming the value
+    assert "services.mail.persistence.enabled" in refuses("seed.enabled=true", "services.mail.persistence.enabled=false")
+    assert "ReadWriteOncePod" in refuses("seed.enabled=true",
+                                         "--set-json services.mail.persistence.accessModes=[\"ReadWriteOncePod\"]")
+    assert "services.mail.enabled" in refuses("seed.enabled=true", "services.mail.enabled=false")
+
+
+@test
+def seed_job_is_restricted_and_reaches_only_mysql_and_dns():
+    docs = render("seed.enabled=true")
+    pod = seed_job(docs)["spec"]["template"]["spec"]
+    c = pod["containers"][0]
+    assert pod["securityContext"]["runAsNonRoot"] is True and pod["automountServiceAccountToken"] is False
+    assert c["securityContext"]["readOnlyRootFilesystem"] is True and c["securityContext"]["capabilities"] == {"drop": ["ALL"]}
+    assert c["resources"]["limits"] == {"cpu": "2", "memory": "1Gi"}, c["resources"]
+    np = one(docs, "NetworkPolicy", "t-perflab-mail-seed")["spec"]
+    assert np["podSelector"]["matchLabels"] == {"app.kubernetes.io/name": "mail-seed", "app.kubernetes.io/instance": "t"}
+    assert peers_names(np["egress"]) == {53: {"other"}, 3306: {"mysql"}}, np
+    assert "mail-seed" in peers_names(one(docs, "NetworkPolicy", "t-perflab-mysql")["spec"]["ingress"])[3306]
+    assert "mail-seed" not in peers_names(one(render(), "NetworkPolicy", "t-perflab-mysql")["spec"]["ingress"])[3306]
+
+
 # --- exposure ------------------------------------------------------------------------------------------------------
 
 EXPOSURE = (str(CHART / "ci" / "exposure-values.yaml"),)

@@ -185,6 +185,76 @@ storageClassName: {{ $class | quote }}
 {{- end }}
 {{- end }}
 
+{{/* Env of the stores a service lists (mysql, mongodb, redis, smtp): the Deployment's and the mail seed Job's.
+     Arguments: (dict "root" $ "name" $name "svc" $svc). */}}
+{{- define "perflab.storeEnv" -}}
+{{- $root := .root }}
+{{- $name := .name }}
+{{- $svc := .svc }}
+{{- $upper := upper (replace "-" "" $name) }}
+{{- if has "mysql" $svc.stores }}
+{{- $mysql := $root.Values.stores.mysql }}
+{{- if not (or $mysql.deploy $mysql.auth.existingSecret) }}
+{{- fail "stores.mysql.auth.existingSecret (key `password`) is required when stores.mysql.deploy is false" }}
+{{- end }}
+{{- /* The parts, not a JDBC URL: each service's application.yaml builds the URL with its own driver
+       parameters (rewriteBatchedStatements, statement caching), which a URL set here would drop. */}}
+- name: PERFLAB_MYSQL_HOST
+  value: {{ include "perflab.storeHost" (dict "root" $root "store" "mysql") | quote }}
+- name: PERFLAB_MYSQL_PORT
+  value: {{ $mysql.port | quote }}
+- name: PERFLAB_MYSQL_USER
+  value: {{ $mysql.auth.username | quote }}
+- name: PERFLAB_MYSQL_PASSWORD
+  valueFrom:
+    secretKeyRef: { name: {{ include "perflab.storeSecretName" (dict "root" $root "store" "mysql") }}, key: password }
+- name: {{ printf "PERFLAB_%s_DB" $upper }}
+  value: {{ printf "perflab_%s" (replace "-" "_" $name) | quote }}
+{{- range $key, $value := $svc.hikari }}
+- name: {{ printf "SPRING_DATASOURCE_HIKARI_%s" (upper $key) }}
+  value: {{ $value | toString | quote }}
+{{- end }}
+{{- end }}
+{{- if has "mongodb" $svc.stores }}
+{{- $mongo := $root.Values.stores.mongodb }}
+{{- if $mongo.deploy }}
+- name: PERFLAB_MONGODB_PASSWORD
+  valueFrom:
+    secretKeyRef: { name: {{ include "perflab.storeSecretName" (dict "root" $root "store" "mongodb") }}, key: password }
+- name: SPRING_MONGODB_URI
+  value: {{ printf "mongodb://%s:$(PERFLAB_MONGODB_PASSWORD)@%s:%v/perflab_%s?authSource=admin" $mongo.auth.username (include "perflab.storeHost" (dict "root" $root "store" "mongodb")) $mongo.port (replace "-" "_" $name) | quote }}
+{{- else if $mongo.external.existingSecret }}
+- name: SPRING_MONGODB_URI
+  valueFrom:
+    secretKeyRef: { name: {{ $mongo.external.existingSecret }}, key: uri }
+{{- else if $mongo.external.uri }}
+- name: SPRING_MONGODB_URI
+  value: {{ $mongo.external.uri | quote }}
+{{- else }}
+- name: SPRING_MONGODB_URI
+  value: {{ printf "mongodb://%s:%v/perflab_%s" (include "perflab.storeHost" (dict "root" $root "store" "mongodb")) $mongo.port (replace "-" "_" $name) | quote }}
+{{- end }}
+{{- end }}
+{{- if has "redis" $svc.stores }}
+{{- $redis := $root.Values.stores.redis }}
+- name: SPRING_DATA_REDIS_HOST
+  value: {{ include "perflab.storeHost" (dict "root" $root "store" "redis") | quote }}
+- name: SPRING_DATA_REDIS_PORT
+  value: {{ $redis.port | quote }}
+{{- if or $redis.deploy $redis.auth.existingSecret }}
+- name: SPRING_DATA_REDIS_PASSWORD
+  valueFrom:
+    secretKeyRef: { name: {{ include "perflab.storeSecretName" (dict "root" $root "store" "redis") }}, key: password }
+{{- end }}
+{{- end }}
+{{- if has "smtp" $svc.stores }}
+- name: {{ printf "PERFLAB_%s_SMTP_HOST" $upper }}
+  value: {{ include "perflab.storeHost" (dict "root" $root "store" "smtp") | quote }}
+- name: {{ printf "PERFLAB_%s_SMTP_PORT" $upper }}
+  value: {{ $root.Values.stores.smtp.port | quote }}
+{{- end }}
+{{- end }}
+
 {{/* Images ------------------------------------------------------------------------------------------------ */}}
 
 {{/* Image of a service. Arguments: (dict "root" $ "svc" $svc). <registry>/<repository>:<tag>, the tag defaulting
@@ -294,19 +364,21 @@ storageClassName: {{ $class | quote }}
 
 {{/* JAVA_TOOL_OPTIONS of a service; fails when the memory limit leaves no room beside the heap, metaspace and
      direct memory, or when extraOpts tries to size the JVM's memory or pick its GC.
-     Arguments: (dict "name" $name "svc" $svc). */}}
+     Arguments: (dict "name" $name "svc" $svc), optional "path": where the values live, for the errors (default
+     services.<name>). */}}
 {{- define "perflab.javaToolOptions" -}}
+{{- $path := .path | default (printf "services.%s" .name) }}
 {{- $jvm := .svc.jvm | default dict }}
 {{- $gc := default "G1" $jvm.gc }}
 {{- $heap := default "1g" $jvm.heap }}
 {{- $limits := .svc.resources.limits | default dict }}
 {{- if not $limits.memory }}
-{{- fail (printf "services.%s.resources.limits.memory is required: the heap (%s) is checked against it" .name $heap) }}
+{{- fail (printf "%s.resources.limits.memory is required: the heap (%s) is checked against it" $path $heap) }}
 {{- end }}
 {{- range $opt := splitList " " ($jvm.extraOpts | default "") }}
 {{- range $flag := include "perflab.reservedJvmFlags" dict | fromJsonArray }}
 {{- if regexMatch $flag.re $opt }}
-{{- fail (printf "services.%s.jvm.extraOpts: %s is not allowed there; set services.%s.%s instead (the memory rule checks the JVM's memory against resources.limits.memory)" $.name $opt $.name $flag.owner) }}
+{{- fail (printf "%s.jvm.extraOpts: %s is not allowed there; set %s.%s instead (the memory rule checks the JVM's memory against resources.limits.memory)" $path $opt $path $flag.owner) }}
 {{- end }}
 {{- end }}
 {{- end }}
@@ -316,10 +388,10 @@ storageClassName: {{ $class | quote }}
 {{- $limitBytes := include "perflab.k8sBytes" $limits.memory | int64 }}
 {{- $needed := include "perflab.memoryNeeded" (dict "heap" $heapBytes "metaspace" $metaBytes "direct" $directBytes) | int64 }}
 {{- if lt $limitBytes $needed }}
-{{- fail (printf "services.%s: resources.limits.memory %s is too small: the rule is limit >= heap + heap/16 + maxMetaspace + maxDirectMemory + 128Mi = %s + %dMi + %s + %s + 128Mi = %dMi (the container would be OOM-killed under load)" .name (toString $limits.memory) $heap (div $heapBytes 16777216) (default "192Mi" $jvm.maxMetaspace) (default "128Mi" $jvm.maxDirectMemory) (div (add $needed 1048575) 1048576)) }}
+{{- fail (printf "%s: resources.limits.memory %s is too small: the rule is limit >= heap + heap/16 + maxMetaspace + maxDirectMemory + 128Mi = %s + %dMi + %s + %s + 128Mi = %dMi (the container would be OOM-killed under load)" $path (toString $limits.memory) $heap (div $heapBytes 16777216) (default "192Mi" $jvm.maxMetaspace) (default "128Mi" $jvm.maxDirectMemory) (div (add $needed 1048575) 1048576)) }}
 {{- end }}
 {{- $gcFlag := get (dict "G1" "-XX:+UseG1GC" "ZGC" "-XX:+UseZGC" "Parallel" "-XX:+UseParallelGC" "Serial" "-XX:+UseSerialGC" "Shenandoah" "-XX:+UseShenandoahGC") $gc }}
-{{- if not $gcFlag }}{{ fail (printf "services.%s.jvm.gc %q: use G1, ZGC, Parallel, Serial or Shenandoah" .name $gc) }}{{ end }}
+{{- if not $gcFlag }}{{ fail (printf "%s.jvm.gc %q: use G1, ZGC, Parallel, Serial or Shenandoah" $path $gc) }}{{ end }}
 {{- $opts := list $gcFlag (printf "-Xms%s" $heap) (printf "-Xmx%s" $heap) }}
 {{- $opts = append $opts (printf "-XX:MaxMetaspaceSize=%s" (include "perflab.jvmSize" $metaBytes)) }}
 {{- $opts = append $opts (printf "-XX:MaxDirectMemorySize=%s" (include "perflab.jvmSize" $directBytes)) }}
