@@ -26,7 +26,7 @@ BASE_IMAGE_REPO="${BASE_IMAGE_REPO:-perflab/base-jre}"
 BASE_IMAGE_JAVA_MODULES="${BASE_IMAGE_JAVA_MODULES:-java.base,java.compiler,java.desktop,java.instrument,java.logging,java.management,java.management.rmi,java.naming,java.net.http,java.prefs,java.rmi,java.scripting,java.security.jgss,java.security.sasl,java.sql,java.transaction.xa,java.xml,java.xml.crypto,jdk.crypto.ec,jdk.crypto.cryptoki,jdk.httpserver,jdk.jcmd,jdk.jfr,jdk.management,jdk.management.agent,jdk.management.jfr,jdk.naming.dns,jdk.net,jdk.unsupported,jdk.zipfs,jdk.charsets,jdk.security.auth}"
 BASE_IMAGE_JAVA_HOME=/opt/java/openjdk
 # Bump when the recipe below (rootfs steps, jlink options, image config) changes: it is part of the tag.
-BASE_IMAGE_RECIPE=1
+BASE_IMAGE_RECIPE=2
 
 # shellcheck source=scripts/k8s-tools.sh
 source "$(dirname "${BASH_SOURCE[0]}")/k8s-tools.sh"
@@ -59,8 +59,8 @@ base_image_build() {
   (
     set -euo pipefail
     local root="$work/rootfs"
-    _bi_log "debootstrap --variant=minbase $BASE_IMAGE_SUITE from $BASE_IMAGE_MIRROR (+ca-certificates, tzdata)"
-    debootstrap --variant=minbase --include=ca-certificates,tzdata "$BASE_IMAGE_SUITE" "$root" "$BASE_IMAGE_MIRROR" \
+    _bi_log "debootstrap --variant=minbase $BASE_IMAGE_SUITE from $BASE_IMAGE_MIRROR (+ca-certificates, tzdata, curl: the helm test pod runs it)"
+    debootstrap --variant=minbase --include=ca-certificates,tzdata,curl "$BASE_IMAGE_SUITE" "$root" "$BASE_IMAGE_MIRROR" \
       >"$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
     # user and group 1000 (numeric, so runAsNonRoot can check it), home /tmp; nothing of apt's cache kept.
     echo 'app:x:1000:1000:app:/tmp:/usr/sbin/nologin' >>"$root/etc/passwd"

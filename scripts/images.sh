@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # OCI images of the gateway and every service, built by Jib (no Docker daemon), tagged with the chart's appVersion
-# so `helm install` finds them by default.
+# so `helm install` finds them by default. Each image carries a JDK 25 AOT cache (/app/aot/app.aot, used through
+# JDK_JAVA_OPTIONS) trained at build time by the base image's own JVM on the image's own jars: a Spring context
+# refresh that stops before anything starts (-Dspring.context.exit=onRefresh), no store needed.
 #
 #   scripts/images.sh                     one tarball per image in .run/images/ (this machine's architecture):
 #                                         `kind load image-archive .run/images/gateway.tar` or `ctr images import`
@@ -8,8 +10,13 @@
 #                                         (the chart then takes image.registry=ghcr.io and repositories you/<name>)
 #
 # Settings: TAG (default: charts/perflab appVersion), BASE_IMAGE (default: the parent POM's public Temurin 25 JRE),
-# PERFLAB_IMAGE_SOURCE (the org.opencontainers.image.source label), PLATFORMS (default: amd64+arm64 when pushing, this machine's otherwise), INSECURE=1 for a plain-HTTP registry,
+# AOT_JRE (the base image's Java home unpacked here; default: exported from BASE_IMAGE with crane when it can be
+# reached; AOT=0 builds without a cache), PERFLAB_IMAGE_SOURCE (the org.opencontainers.image.source label),
+# PLATFORMS (default: amd64+arm64 when pushing, this machine's otherwise), INSECURE=1 for a plain-HTTP registry,
 # MODULES (default: every module with an image). Prints one `name reference digest` line per image.
+#
+# The cache is specific to one JVM build and architecture: trained on this machine's architecture, it is refused
+# (with a warning, and the JVM starts as it would without it) by the other platform of a multi-arch push.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -18,6 +25,8 @@ TAG="${TAG:-$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' charts/pe
 [ -n "$TAG" ] || { log "no appVersion in charts/perflab/Chart.yaml"; exit 1; }
 MODULES="${MODULES:-gateway services/mail services/send services/shortener}"
 OUT="$PERFLAB_RUN/images"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/perflab-images.XXXXXX")"
+trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$OUT"
 
 case "$(uname -m)" in x86_64) ARCH=amd64 ;; aarch64|arm64) ARCH=arm64 ;; *) ARCH="$(uname -m)" ;; esac
@@ -25,6 +34,52 @@ props=(-Dperflab.image.tag="$TAG" -Dperflab.image.revision="$(git rev-parse HEAD
 [ -n "${BASE_IMAGE:-}" ] && props+=(-Djib.from.image="$BASE_IMAGE")
 [ -n "${PERFLAB_IMAGE_SOURCE:-}" ] && props+=(-Dperflab.image.source="$PERFLAB_IMAGE_SOURCE")
 [ "${INSECURE:-0}" = 1 ] && props+=(-Djib.allowInsecureRegistries=true -DsendCredentialsOverHttp=false)
+pl="$(tr ' ' ',' <<<"$MODULES")"
+
+# ---- the AOT cache: a first image (tarball, this architecture) gives the exact jars and classpath to train on ----
+aot_jre() {
+  [ -n "${AOT_JRE:-}" ] && { echo "$AOT_JRE"; return 0; }
+  local base="${BASE_IMAGE:-$(sed -n 's|.*<perflab.image.base>\(.*\)</perflab.image.base>.*|\1|p' pom.xml)}"
+  local crane; crane="$(ls "$PERFLAB_CACHE"/bin/crane-* 2>/dev/null | tail -1)"
+  [ -x "$crane" ] || { log "no crane in $PERFLAB_CACHE/bin (scripts/k8s-tools.sh builds it) to unpack $base's JVM"; return 1; }
+  mkdir -p "$WORK/jre"
+  local insecure=(); [ "${INSECURE:-0}" = 1 ] && insecure=(--insecure)
+  "$crane" export "${insecure[@]}" --platform "linux/$ARCH" "$base" - 2>"$WORK/export.log" | tar -x -C "$WORK/jre" \
+    || { log "cannot export $base ($(tail -1 "$WORK/export.log"))"; return 1; }
+  local java; java="$(find "$WORK/jre" -path '*/bin/java' -type f | head -1)"
+  [ -n "$java" ] || { log "$base has no bin/java"; return 1; }
+  dirname "$(dirname "$java")"
+}
+
+train() {  # module jre: writes $m/target/jib-aot/app.aot
+  local m="$1" jre="$2" name; name="$(basename "$m")"
+  local dir="$WORK/train-$name" out="$PERFLAB_ROOT/$m/target/jib-aot"
+  rm -rf "$out" && mkdir -p "$dir" "$out"
+  local main cp
+  { read -r main; read -r cp; } < <("$PYTHON" scripts/jib-app.py "$m/target/jib-image.tar" "$dir")
+  local t0=$SECONDS
+  # no store is reached: Flyway is off and nothing has started when the context exits
+  (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE= JAVA_TOOL_OPTIONS= \
+    "$jre/bin/java" -XX:AOTCacheOutput="$out/app.aot" -Dspring.context.exit=onRefresh -cp "$cp" "$main") \
+    >"$WORK/train-$name.log" 2>&1 && [ -s "$out/app.aot" ] \
+    || { tail -20 "$WORK/train-$name.log" >&2; log "AOT training of $name failed"; return 1; }
+  log "AOT cache for $name: $(du -h "$out/app.aot" | cut -f1) in $((SECONDS - t0)) s"
+}
+
+PYTHON="$(command -v python3)"
+aot_props=()
+if [ "${AOT:-1}" != 0 ]; then
+  if jre="$(aot_jre)"; then
+    log "AOT training images of $MODULES (linux/$ARCH, JVM $("$jre/bin/java" -version 2>&1 | head -1))"
+    # install, not package: the second Jib run below builds from these very jars without packaging again
+    ./mvnw -B -ntp -q -DskipTests -pl "$pl" -am install jib:buildTar -Djib.from.platforms="linux/$ARCH" "${props[@]}"
+    for m in $MODULES; do train "$m" "$jre"; done
+    aot_props=(-Dperflab.image.aot=true)
+  else
+    log "building without an AOT cache (set AOT_JRE to the base image's Java home, or AOT=0 to silence this)"
+  fi
+fi
+
 if [ -n "${REGISTRY:-}" ]; then
   goal=jib:build
   props+=(-Dperflab.image.repository="$REGISTRY")
@@ -33,10 +88,13 @@ else
   goal=jib:buildTar
   props+=(-Djib.from.platforms="${PLATFORMS:-linux/$ARCH}")
 fi
-
-pl="$(tr ' ' ',' <<<"$MODULES")"
 log "images ($goal) of $MODULES, tag $TAG"
-./mvnw -B -ntp -q -DskipTests -pl "$pl" -am package "$goal" "${props[@]}"
+# without `package` again: the jars the cache was trained on are the jars the image gets
+if [ ${#aot_props[@]} -gt 0 ]; then
+  ./mvnw -B -ntp -q -pl "$pl" "$goal" "${props[@]}" "${aot_props[@]}"
+else
+  ./mvnw -B -ntp -q -DskipTests -pl "$pl" -am package "$goal" "${props[@]}"
+fi
 
 for m in $MODULES; do
   name="$(basename "$m")"

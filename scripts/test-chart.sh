@@ -15,7 +15,9 @@ source scripts/k8s-cluster.sh
 WITH_CLUSTER=1
 [ "${1:-}" = --no-cluster ] && WITH_CLUSTER=0
 CHARTS=(charts/perflab charts/perflab-loadtest)
-PASSED=0 FAILED=0 FAILURES=()
+STEP_TAG=chart
+# shellcheck source=scripts/steps.sh
+source scripts/steps.sh
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/perflab-chart.XXXXXX")"
 
 cleanup() {
@@ -29,17 +31,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-step() {  # NAME CMD...: run, time, count
-  local name="$1"; shift
-  local t0=$SECONDS
-  printf '\033[1m[chart]\033[0m %s ...\n' "$name"
-  if "$@"; then
-    PASSED=$((PASSED + 1)); printf '  ok    %-62s %4ds\n' "$name" $((SECONDS - t0))
-    return 0
-  fi
-  FAILED=$((FAILED + 1)); FAILURES+=("$name"); printf '  FAIL  %-62s %4ds\n' "$name" $((SECONDS - t0))
-  return 1
-}
 
 # values sets: every ci/*-values.yaml of a chart
 values_sets() { find "$1/ci" -name '*-values.yaml' | sort; }
@@ -269,8 +260,4 @@ if [ $WITH_CLUSTER -eq 1 ]; then
   fi
   step "control plane down, no process left" cluster_down_clean
 fi
-echo
-echo "total $((SECONDS - T0)) s"
-[ ${#FAILURES[@]} -eq 0 ] || printf '  failed: %s\n' "${FAILURES[@]}"
-echo "chart: $PASSED passed, $FAILED failed"
-[ "$FAILED" -eq 0 ]
+steps_summary chart $((SECONDS - T0))

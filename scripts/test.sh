@@ -24,4 +24,6 @@ if [ -d e2e ]; then
 fi
 log "Helm chart: lint, strict schemas, unit tests, a real API server (install, upgrade, uninstall)"
 scripts/test-chart.sh
+log "the chart's own pods on a real node: images (Jib, AOT cache), helm install --wait, calls through the gateway, helm test, a pod deleted under load"
+scripts/test-node.sh
 log "all tests passed"

@@ -1,0 +1,43 @@
+// Reads of one link's details through the gateway at a constant rate, every one reaching a shortener pod (the edge
+// cache only answers redirects). Used while a pod is deleted (scripts/test-node.sh): with the PDB, the preStop pause,
+// readiness and graceful shutdown, no request may fail.
+import http from 'k6/http';
+import { check, fail } from 'k6';
+import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
+import { summaries } from '../lib/summary.js';
+
+const CODE = __ENV.CODE || '';
+
+export const options = {
+  scenarios: {
+    reads: {
+      executor: 'constant-arrival-rate',
+      rate: Number(__ENV.RATE || 40),
+      timeUnit: '1s',
+      duration: __ENV.DURATION || '30s',
+      preAllocatedVUs: 20,
+      maxVUs: 50,
+    },
+  },
+  thresholds: {
+    http_req_failed: ['rate==0'],
+    checks: ['rate==1'],
+    http_req_duration: ['p(99)<1000'],
+  },
+};
+
+export function setup() {
+  if (!CODE) {
+    fail('set CODE to a short code the caller owns');
+  }
+  requireService(http, `/v1/short-links/${CODE}`, { headers: authHeaders() });
+}
+
+export default function () {
+  const res = http.get(`${BASE_URL}/v1/short-links/${CODE}`, { headers: authHeaders(), tags: { name: 'describe' } });
+  check(res, { 'describe is 200': (r) => r.status === 200 });
+}
+
+export function handleSummary(data) {
+  return summaries(data, __ENV.SUMMARY_NAME || 'shortener-reads');
+}

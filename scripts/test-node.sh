@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# The chart's own pods, run for real: the loopback control plane with one real node (containerd, runc, bridge CNI,
+# kubelet, kube-proxy, CoreDNS: scripts/k8s-node.sh), the images Jib builds pushed into a local registry on top of a
+# JVM base made here (scripts/base-image.sh), and `helm install --wait` of charts/perflab against the local stack's
+# stores (MariaDB, Redis, MongoDB-wire, SMTP on the host, reached through the node's bridge). Then, through the
+# gateway's Service: a short link and its redirect, a mail list, a send that reaches the SMTP server, `helm test`,
+# and a shortener pod deleted under load with no failed request. The host's own gateway and services are stopped
+# first, so every answer comes from a pod. Prints timings per step and `node: N passed, N failed`.
+set -uo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$PERFLAB_ROOT"
+# shellcheck source=scripts/k8s-cluster.sh
+source scripts/k8s-cluster.sh
+# shellcheck source=scripts/base-image.sh
+source scripts/base-image.sh
+# shellcheck source=scripts/steps.sh
+source scripts/steps.sh
+
+STEP_TAG=node
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/perflab-node.XXXXXX")"
+RELEASE=perflab NS=perflab
+NODE_TEST_GATEWAY_PORT="${NODE_TEST_GATEWAY_PORT:-18080}"
+cleanup() {
+  [ -z "$PF_PID" ] || kill "$PF_PID" 2>/dev/null
+  K8S_NODE=real k8s_cluster_down
+  if [ "$FAILED" -gt 0 ] && [ -d "$WORK/cluster" ]; then
+    rm -rf "$PERFLAB_RUN/node-test-logs" && mkdir -p "$PERFLAB_RUN" && cp -r "$WORK/cluster" "$PERFLAB_RUN/node-test-logs" 2>/dev/null
+    find "$PERFLAB_RUN/node-test-logs" -type d \( -name etcd -o -name registry -o -name containerd -o -name root \) -prune -exec rm -rf {} + 2>/dev/null
+    echo "node and control-plane logs kept in .run/node-test-logs" >&2
+  fi
+  rm -rf "$WORK" 2>/dev/null || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+KC="$WORK/cluster/kubeconfig"
+k() { "$KUBECTL" --kubeconfig "$KC" "$@"; }
+h() { "$HELM" --kubeconfig "$KC" "$@"; }
+GW="" TOKEN="" BASE=""
+
+host_apps_stopped() {
+  local a
+  for a in gateway mail send shortener; do scripts/stack.sh stop "$a" >/dev/null 2>&1 || return 1; done
+  scripts/stack.sh stores >/dev/null 2>&1
+}
+
+cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
+
+base_image() { BASE="$(base_image_push)" && echo "  $BASE"; }
+
+images() {
+  REGISTRY="$PERFLAB_REGISTRY/perflab" INSECURE=1 BASE_IMAGE="$BASE" PLATFORMS=linux/amd64 \
+    scripts/images.sh >"$WORK/images.txt" || return 1
+  sed 's/^/  /' "$WORK/images.txt"
+}
+
+image_config_checked() {  # the pushed images' config: user, labels, env (the AOT cache's flag, nothing else)
+  local name ref rc=0 rev; rev="$(git rev-parse HEAD)"
+  while read -r name ref _; do
+    "$CRANE" config --insecure "$ref" | "$K8S_TOOLS_PYTHON" -c '
+import json, sys
+name, rev = sys.argv[1], sys.argv[2]
+c = json.load(sys.stdin)["config"]
+env = dict(e.split("=", 1) for e in c.get("Env", []))
+labels = c.get("Labels", {})
+bad = []
+if c.get("User") != "1000:1000": bad.append("user %r" % c.get("User"))
+if labels.get("org.opencontainers.image.revision") != rev: bad.append("revision label %r" % labels.get("org.opencontainers.image.revision"))
+if labels.get("org.opencontainers.image.title") != name: bad.append("title label %r" % labels.get("org.opencontainers.image.title"))
+for k in ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"):
+    if k in env: bad.append("%s baked in" % k)
+if env.get("JDK_JAVA_OPTIONS") != "-XX:AOTCache=/app/aot/app.aot":
+    bad.append("JDK_JAVA_OPTIONS %r: only the AOT cache is named there" % env.get("JDK_JAVA_OPTIONS"))
+flags = [a for a in c.get("Entrypoint", []) if a.startswith("-X")]
+if flags: bad.append("JVM flags in the entrypoint: %s" % flags)
+print("  %-10s user %s, revision %s, ports %s%s" % (name, c.get("User"), rev[:12], sorted(c.get("ExposedPorts", {})), "" if not bad else "  BAD: " + "; ".join(bad)))
+sys.exit(1 if bad else 0)' "$name" "$rev" || rc=1
+  done <"$WORK/images.txt"
+  return $rc
+}
+
+install_wait() {
+  k create namespace "$NS" >/dev/null 2>&1
+  k -n "$NS" create secret generic perflab-mysql-auth --from-literal=password=perflab >/dev/null || return 1
+  local ip="$K8S_NODE_HOST_IP" t0=$SECONDS
+  h install "$RELEASE" charts/perflab -n "$NS" -f charts/tests/real-node-values.yaml \
+    --set image.registry="$PERFLAB_REGISTRY" --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem" \
+    --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip" \
+    --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT" \
+    --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" \
+    --wait --timeout 6m >"$WORK/install.out" 2>&1 || { cat "$WORK/install.out"; pods_report; return 1; }
+  echo "  installed and every pod Ready in $((SECONDS - t0)) s"
+  pods_report
+  local s; for s in gateway mail send shortener; do started_in "$s"; done
+  local want ready
+  want="$(k -n "$NS" get deploy -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
+  ready="$(k -n "$NS" get pods -l app.kubernetes.io/component=service -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
+  [ "$want" -ge 5 ] && [ "$ready" -eq "$want" ] || { echo "  expected $want Ready service pods, got $ready"; return 1; }
+  TOKEN="$(scripts/jwt.sh token alice 1 3600)"
+}
+
+PF_PID=""
+port_forward() {  # the README's way in: kubectl port-forward to the gateway's Service (the gateway reaches the
+  # services through their Services, so every call below also crosses kube-proxy and the cluster DNS)
+  k -n "$NS" port-forward "svc/$RELEASE-gateway" "$NODE_TEST_GATEWAY_PORT:8080" >"$WORK/port-forward.log" 2>&1 &
+  PF_PID=$!
+  GW="http://127.0.0.1:$NODE_TEST_GATEWAY_PORT"
+  local end=$((SECONDS + 30))
+  until curl -s -o /dev/null "$GW/s/port-forward-probe"; do
+    [ $SECONDS -lt $end ] && kill -0 "$PF_PID" 2>/dev/null || { cat "$WORK/port-forward.log"; return 1; }
+    sleep 0.5
+  done
+  echo "  $GW -> svc/$RELEASE-gateway:8080"
+}
+
+pods_report() {  # per pod: node, image, container start to Ready (the JVM's start-up on this node), restarts
+  k -n "$NS" get pods -o json | "$K8S_TOOLS_PYTHON" -c '
+import json, sys
+from datetime import datetime
+t = lambda s: datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ")
+for p in json.load(sys.stdin)["items"]:
+    st = p.get("status", {})
+    cs = (st.get("containerStatuses") or [{}])[0]
+    started = (cs.get("state", {}).get("running") or {}).get("startedAt")
+    ready = next((c.get("lastTransitionTime") for c in st.get("conditions", []) if c["type"] == "Ready" and c["status"] == "True"), None)
+    took = "%3d s" % (t(ready) - t(started)).total_seconds() if started and ready else "  -  "
+    print("  %-34s %-8s start-to-ready %s  restarts %s  %s" % (p["metadata"]["name"], st.get("phase"), took, cs.get("restartCount", "-"), cs.get("image", "")))'
+}
+
+curl_gw() { curl -sS --max-time 10 "$@"; }
+
+short_link_and_redirect() {
+  local body code loc
+  body="$(curl_gw -XPOST "$GW/v1/short-links" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    -d '{"url":"https://example.com/real-node"}')" || return 1
+  code="$("$K8S_TOOLS_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["code"])' <<<"$body")" || { echo "  $body"; return 1; }
+  loc="$(curl_gw -o /dev/null -w '%{http_code} %{redirect_url}' "$GW/s/$code")"
+  echo "  created $code; GET /s/$code: $loc"
+  [ "$loc" = "302 https://example.com/real-node" ] || return 1
+  echo "$code" >"$WORK/code"
+}
+
+mail_list() {
+  local out
+  out="$(curl_gw -w '\n%{http_code}' "$GW/v2/mails?size=5" -H "Authorization: Bearer $TOKEN")" || return 1
+  echo "  GET /v2/mails?size=5: $(tail -1 <<<"$out"), $(head -1 <<<"$out" | cut -c1-100)..."
+  [ "$(tail -1 <<<"$out")" = 200 ] && head -1 <<<"$out" | grep -q '"mails":\[{"no":'
+}
+
+send_reaches_smtp() {
+  local subject="real-node $(date +%s%N)" body no
+  body="$(curl_gw -XPOST "$GW/v2/mails/send" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    -d "{\"sender_no\":1,\"to\":[\"node-test@example.com\"],\"subject\":\"$subject\",\"content\":\"sent by a pod\",
+         \"important\":false,\"is_save\":true,\"is_separate_send\":false,\"is_encrypt\":false,\"is_receipt_confirm\":false}")" || return 1
+  no="$("$K8S_TOOLS_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["mail_no"])' <<<"$body")" || { echo "  $body"; return 1; }
+  local end=$((SECONDS + 60)) status=""
+  while [ $SECONDS -lt $end ]; do
+    status="$(curl_gw "$GW/v2/mails/$no/delivery" -H "Authorization: Bearer $TOKEN")"
+    if curl -s "http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user/node-test@example.com/messages/INBOX/" | grep -qF "$subject"; then
+      echo "  mail $no: in the SMTP server's inbox; delivery: $(cut -c1-160 <<<"$status")"
+      return 0
+    fi
+    sleep 1
+  done
+  echo "  mail $no did not reach the SMTP server in 60 s; delivery: $status"
+  return 1
+}
+
+actuator_not_public() {  # actuator lives on the management port, never behind the gateway
+  local code; code="$(curl_gw -o /dev/null -w '%{http_code}' "$GW/actuator/prometheus" -H "Authorization: Bearer $TOKEN")"
+  echo "  GET /actuator/prometheus through the gateway: $code"
+  [ "$code" = 404 ]
+}
+
+helm_test() {
+  h test "$RELEASE" -n "$NS" --timeout 2m >"$WORK/helm-test.out" 2>&1; local rc=$?
+  grep -E 'TEST SUITE|Phase' "$WORK/helm-test.out" | sed 's/^/  /'
+  [ $rc -eq 0 ] || cat "$WORK/helm-test.out"
+  return $rc
+}
+
+pod_deleted_under_load() {
+  local victim rc
+  victim="$(k -n "$NS" get pods -l app.kubernetes.io/name=shortener -o jsonpath='{.items[0].metadata.name}')"
+  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$GW" -e TOKEN="$TOKEN" -e CODE="$(cat "$WORK/code")" \
+    -e RATE=40 -e DURATION=40s -e SUMMARY_DIR="$WORK" k6-tests/shortener/reads.js >"$WORK/k6.out" 2>&1 &
+  local k6=$!
+  sleep 8
+  k -n "$NS" delete pod "$victim" --wait=false >/dev/null || return 1
+  echo "  deleted $victim under 40 reads/s"
+  wait $k6; rc=$?
+  grep -E 'http_req_failed|checks|http_req_duration' "$WORK/k6.out" | sed 's/^/ /'
+  k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null || return 1
+  echo "  shortener back to $(k -n "$NS" get deploy "$RELEASE"-shortener -o jsonpath='{.status.readyReplicas}') ready replicas"
+  return $rc
+}
+
+started_in() {  # NAME: per live pod (not terminating), the JVM's own start-up line ("Started ... in 4.1 seconds")
+  local p
+  for p in $(k -n "$NS" get pods -l app.kubernetes.io/name="$1" --field-selector=status.phase=Running \
+      -o go-template='{{range .items}}{{if not .metadata.deletionTimestamp}}{{.metadata.name}}{{"\n"}}{{end}}{{end}}'); do
+    k -n "$NS" logs "$p" | grep -o '"Started [A-Za-z]* in [0-9.]* seconds[^"]*' | head -1 | sed "s|^\"|  $p: |"
+  done
+}
+
+aot_cache_used() {  # every pod runs with -XX:AOTMode=on (the JVM refuses to start unless the cache maps); then the
+  # shortener rolls out without the cache and with it again, one pod at a time, and each start-up is reported
+  local mode
+  for mode in off on; do
+    h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set services.shortener.jvm.extraOpts="-XX:AOTMode=$mode" \
+      --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 || { cat "$WORK/upgrade.out"; return 1; }
+    k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null || return 1
+    echo "  shortener with -XX:AOTMode=$mode:"
+    started_in shortener
+  done
+}
+
+uninstall() { h uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
+
+T0=$SECONDS
+step "tools (scripts/k8s-tools.sh)" scripts/k8s-tools.sh || exit 1
+step "host gateway and services stopped, stores up" host_apps_stopped || exit 1
+if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDNS, registry)" cluster_up; then
+  if step "base image (Debian minbase + jlinked Java 25) in the local registry" base_image \
+    && step "images: Jib builds and pushes every service" images \
+    && step "images: non-root, labelled, no JVM flags baked in" image_config_checked \
+    && step "helm install --wait: every service pod Ready" install_wait \
+    && step "kubectl port-forward to the gateway's Service" port_forward; then
+    step "the images' AOT cache is used (-XX:AOTMode=on), start-up with and without it" aot_cache_used
+    step "actuator is not served through the gateway" actuator_not_public
+    step "short link created and redirected through the gateway's Service" short_link_and_redirect \
+      && step "a shortener pod deleted under load: no failed request" pod_deleted_under_load
+    step "mail list through the gateway" mail_list
+    step "a send reaches the SMTP server (mail pod -> send pod -> SMTP)" send_reaches_smtp
+    step "helm test" helm_test
+    step "helm uninstall" uninstall
+  fi
+fi
+steps_summary node $((SECONDS - T0))
