@@ -177,7 +177,7 @@ server_rejects_unknown_fields() {
 }
 
 install_wait() {
-  h install perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml --wait --timeout 3m >/dev/null || return 1
+  h install perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml --wait --timeout 5m >/dev/null || return 1
   k -n perflab get pods,statefulsets,pvc --no-headers | sed 's/^/  /'
   local ready; ready="$(k -n perflab get pods -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
   local want; want="$(k -n perflab get deployments,statefulsets -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
@@ -190,7 +190,7 @@ upgrade_flips_lab_switch() {
   local before after env
   before="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
   h upgrade perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml \
-    --set services.shortener.lab.idStrategy=mongo-sequence --wait --timeout 3m >/dev/null || return 1
+    --set services.shortener.lab.idStrategy=mongo-sequence --wait --timeout 5m >/dev/null || return 1
   env="$(k -n perflab get deploy perflab-shortener -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="PERFLAB_SHORTENER_IDSTRATEGY")].value}')"
   echo "  PERFLAB_SHORTENER_IDSTRATEGY=$env; revision $(h -n perflab history perflab -o json | "$K8S_TOOLS_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[-1]["revision"])')"
   [ "$env" = mongo-sequence ] || return 1

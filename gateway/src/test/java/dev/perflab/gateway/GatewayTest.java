@@ -141,4 +141,13 @@ class GatewayTest extends GatewayTestSupport {
 		assertThat(withToken.statusCode()).as("the public port does not serve actuator").isEqualTo(404);
 		assertThat(withToken.body()).doesNotContain("jvm_memory_used_bytes");
 	}
+
+	@Test
+	void aServiceNameThatDoesNotResolveIsA503ProblemNotA500() {
+		HttpResponse<String> response = send(
+				get("/v2/mails/1/delivery").header("Authorization", "Bearer " + Tokens.valid(user(), "1")));
+		assertThat(response.statusCode()).isEqualTo(503);
+		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(response.body()).contains("\"type\":\"https://perflab.dev/problems/upstream-unavailable\"");
+	}
 }

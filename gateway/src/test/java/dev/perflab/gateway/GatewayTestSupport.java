@@ -31,6 +31,9 @@ abstract class GatewayTestSupport {
 	/** Nothing listens here: connections to it are refused. */
 	static final int DEAD_PORT = 1;
 
+	/** A service name no resolver knows (the .invalid top-level domain is reserved for that). */
+	static final String UNRESOLVABLE_HOST = "no-such-service.perflab.invalid";
+
 	/** Names this gateway's Redis connections, so a test can cut exactly its own subscriber. */
 	static final String REDIS_CLIENT_NAME = "gateway-test-" + UUID.randomUUID().toString().substring(0, 8);
 
@@ -50,6 +53,7 @@ abstract class GatewayTestSupport {
 		String upstream = "http://127.0.0.1:" + UPSTREAM.port();
 		registry.add("perflab.gateway.services.shortener", () -> upstream);
 		registry.add("perflab.gateway.services.mail", () -> "http://127.0.0.1:" + DEAD_PORT);
+		registry.add("perflab.gateway.services.send", () -> "http://" + UNRESOLVABLE_HOST + ":8082");
 		registry.add("perflab.gateway.jwt.issuer", () -> Tokens.ISSUER);
 		String pem = "file:" + Tokens.publicKeyPem();
 		registry.add("perflab.gateway.jwt.public-key", () -> pem);

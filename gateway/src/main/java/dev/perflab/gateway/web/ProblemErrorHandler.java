@@ -1,6 +1,7 @@
 package dev.perflab.gateway.web;
 
 import java.net.ConnectException;
+import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
@@ -42,7 +43,8 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 			return Problems.write(exchange.getResponse(), HttpStatus.GATEWAY_TIMEOUT, "upstream-timeout",
 					"The service did not answer in time", path);
 		}
-		if (causedBy(ex, ConnectException.class) || causedBy(ex, io.netty.channel.ConnectTimeoutException.class)) {
+		if (causedBy(ex, ConnectException.class) || causedBy(ex, io.netty.channel.ConnectTimeoutException.class)
+				|| causedBy(ex, UnknownHostException.class)) {
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);
 		}
