@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Instant;
+import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
 
@@ -149,5 +150,21 @@ class GatewayTest extends GatewayTestSupport {
 		assertThat(response.statusCode()).isEqualTo(503);
 		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		assertThat(response.body()).contains("\"type\":\"https://perflab.dev/problems/upstream-unavailable\"");
+	}
+
+	@Test
+	void aReadWhoseConnectionClosesBeforeAnyAnswerIsAskedAgainAWriteIsNot() {
+		String token = Tokens.valid(user(), "1");
+		String code = "close-once-" + UUID.randomUUID();
+		HttpResponse<String> read = send(get("/v1/short-links/" + code).header("Authorization", "Bearer " + token));
+		assertThat(read.statusCode()).isEqualTo(200);
+		assertThat(UPSTREAM.hits("GET v1/short-links/" + code)).as("closed once, answered the second time").isEqualTo(2);
+
+		String other = "close-once-" + UUID.randomUUID();
+		HttpResponse<String> write = send(request("/v1/short-links/" + other).header("Authorization", "Bearer " + token)
+			.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
+		assertThat(write.statusCode()).isEqualTo(503);
+		assertThat(write.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(UPSTREAM.hits("POST v1/short-links/" + other)).as("a write is sent once").isEqualTo(1);
 	}
 }

@@ -39,6 +39,16 @@ final class Upstream {
 					.header("Cache-Control", cacheControl.getOrDefault(code, "max-age=30, public"))
 					.send());
 			})
+			// a pod shutting down: the first request on a path closes the connection without an answer
+			.route(r -> r.uri().contains("/close-once-"), (request, response) -> {
+				int n = hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger())
+					.incrementAndGet();
+				if (n == 1) {
+					request.withConnection(connection -> connection.channel().close());
+					return Mono.never();
+				}
+				return response.status(200).header("Content-Type", "application/json").sendString(Mono.just("{}")).then();
+			})
 			.route(r -> true, (request, response) -> {
 				hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger()).incrementAndGet();
 				String body = "{\"user\":" + quote(request.requestHeaders().get("X-Perflab-User")) + ",\"office\":"

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.boot.webflux.error.ErrorWebExceptionHandler;
 import org.springframework.core.annotation.Order;
@@ -44,7 +45,7 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 					"The service did not answer in time", path);
 		}
 		if (causedBy(ex, ConnectException.class) || causedBy(ex, io.netty.channel.ConnectTimeoutException.class)
-				|| causedBy(ex, UnknownHostException.class)) {
+				|| causedBy(ex, UnknownHostException.class) || causedBy(ex, PrematureCloseException.class)) {
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);
 		}
