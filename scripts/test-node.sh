@@ -87,7 +87,7 @@ install_wait() {
     --set image.registry="$PERFLAB_REGISTRY" --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem" \
     --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip" \
     --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT" \
-    --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" \
+    --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" --set seed.mails="${MAILS:-20000}" \
     --wait --timeout 6m >"$WORK/install.out" 2>&1 || { cat "$WORK/install.out"; pods_report; return 1; }
   echo "  installed and every pod Ready in $((SECONDS - t0)) s"
   pods_report
@@ -138,6 +138,15 @@ short_link_and_redirect() {
   echo "  created $code; GET /s/$code: $loc"
   [ "$loc" = "302 https://example.com/real-node" ] || return 1
   echo "$code" >"$WORK/code"
+}
+
+seed_job_filled_the_claim() {  # the hook Job ran to completion (helm install waits for it) against the host's MySQL
+  # and wrote the seed's EML files onto mail's claim, which the mail pod reads them from
+  local phase files
+  phase="$(k -n "$NS" get pvc "$RELEASE-mail" -o jsonpath='{.status.phase} {.spec.volumeName}')"
+  files="$(k -n "$NS" exec deploy/"$RELEASE"-mail -- sh -c 'ls -la /var/lib/perflab/mail/seed' 2>&1)"
+  echo "  claim $RELEASE-mail: $phase; on it:"; sed 's/^/    /' <<<"$files"
+  [[ "$phase" == Bound* ]] && [ "$(grep -c '\.eml$' <<<"$files")" -ge 3 ]
 }
 
 mail_list() {
@@ -230,6 +239,7 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "actuator is not served through the gateway" actuator_not_public
     step "short link created and redirected through the gateway's Service" short_link_and_redirect \
       && step "a shortener pod deleted under load: no failed request" pod_deleted_under_load
+    step "the seed Job filled mail's EML claim" seed_job_filled_the_claim
     step "mail list through the gateway" mail_list
     step "a send reaches the SMTP server (mail pod -> send pod -> SMTP)" send_reaches_smtp
     step "helm test" helm_test
