@@ -212,15 +212,20 @@ started_in() {  # NAME: per live pod (not terminating), the JVM's own start-up l
   done
 }
 
-aot_cache_used() {  # every pod runs with -XX:AOTMode=on (the JVM refuses to start unless the cache maps); then the
-  # shortener rolls out without the cache and with it again, one pod at a time, and each start-up is reported
-  local mode
-  for mode in off on; do
-    h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set services.shortener.jvm.extraOpts="-XX:AOTMode=$mode" \
-      --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 || { cat "$WORK/upgrade.out"; return 1; }
-    k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null || return 1
-    echo "  shortener with -XX:AOTMode=$mode:"
-    started_in shortener
+aot_cache_used() {  # every pod runs with -XX:AOTMode=on (the JVM refuses to start unless the cache maps); then each
+  # of AOT_SERVICES (default: the shortener) rolls out without the cache and with it again, one pod at a time, and
+  # each start-up is reported (AOT_SERVICES="gateway mail send shortener" measures them all)
+  local mode svc
+  for svc in ${AOT_SERVICES:-shortener}; do
+    for mode in off on; do
+      h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set services."$svc".jvm.extraOpts="-XX:AOTMode=$mode" \
+        --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 || { cat "$WORK/upgrade.out"; return 1; }
+      k -n "$NS" rollout status deploy/"$RELEASE-$svc" --timeout 120s >/dev/null || return 1
+      echo "  $svc with -XX:AOTMode=$mode:"
+      started_in "$svc"
+    done
+    # a port-forward ends with the pod it picked
+    if [ "$svc" = gateway ]; then kill "$PF_PID" 2>/dev/null; wait "$PF_PID" 2>/dev/null; port_forward >/dev/null || return 1; fi
   done
 }
 
