@@ -41,7 +41,8 @@ GW="" TOKEN="" BASE=""
 host_apps_stopped() {
   local a
   for a in gateway mail send shortener; do scripts/stack.sh stop "$a" >/dev/null 2>&1 || return 1; done
-  scripts/stack.sh stores >/dev/null 2>&1
+  # what a run on its own needs too (each idempotent): the stores, the dev JWT keys, k6
+  scripts/stack.sh stores >/dev/null 2>&1 && scripts/jwt.sh keys >/dev/null && scripts/install.sh >/dev/null
 }
 
 cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
@@ -233,7 +234,7 @@ uninstall() { h uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
 
 T0=$SECONDS
 step "tools (scripts/k8s-tools.sh)" scripts/k8s-tools.sh || exit 1
-step "host gateway and services stopped, stores up" host_apps_stopped || exit 1
+step "host gateway and services stopped; stores, JWT keys and k6 ready" host_apps_stopped || exit 1
 if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDNS, registry)" cluster_up; then
   if step "base image (Debian minbase + jlinked Java 25) in the local registry" base_image \
     && step "images: Jib builds and pushes every service" images \
