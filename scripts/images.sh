@@ -19,6 +19,8 @@
 # (with a warning, and the JVM starts as it would without it) by the other platform of a multi-arch push.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
+# shellcheck source=scripts/k8s-tools.sh
+source "$(dirname "$0")/k8s-tools.sh"   # only its variables: the pinned crane
 cd "$PERFLAB_ROOT"
 
 TAG="${TAG:-$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' charts/perflab/Chart.yaml)}"
@@ -40,8 +42,8 @@ pl="$(tr ' ' ',' <<<"$MODULES")"
 aot_jre() {
   [ -n "${AOT_JRE:-}" ] && { echo "$AOT_JRE"; return 0; }
   local base="${BASE_IMAGE:-$(sed -n 's|.*<perflab.image.base>\(.*\)</perflab.image.base>.*|\1|p' pom.xml)}"
-  local crane; crane="$(ls "$PERFLAB_CACHE"/bin/crane-* 2>/dev/null | tail -1)"
-  [ -x "$crane" ] || { log "no crane in $PERFLAB_CACHE/bin (scripts/k8s-tools.sh builds it) to unpack $base's JVM"; return 1; }
+  local crane="$CRANE"
+  [ -x "$crane" ] || { log "no $crane (scripts/k8s-tools.sh builds it) to unpack $base's JVM"; return 1; }
   mkdir -p "$WORK/jre"
   local insecure=(); [ "${INSECURE:-0}" = 1 ] && insecure=(--insecure)
   "$crane" export "${insecure[@]}" --platform "linux/$ARCH" "$base" - 2>"$WORK/export.log" | tar -x -C "$WORK/jre" \

@@ -27,6 +27,9 @@ PYYAML_VERSION="${PYYAML_VERSION:-6.0.2}"
 # process, only the plugins it needs) from the Go module proxy; containerd 1.6, runc, the CNI plugins, iptables,
 # conntrack, socat and debootstrap from Debian's packages (whatever Debian 12 ships).
 CRANE_VERSION="${CRANE_VERSION:-v0.22.1}"
+# The local OCI registry of the real test node (scripts/k8s-node.sh starts it, scripts/base-image.sh pushes into it).
+PERFLAB_REGISTRY_PORT="${PERFLAB_REGISTRY_PORT:-15000}"
+PERFLAB_REGISTRY="${PERFLAB_REGISTRY:-127.0.0.1:$PERFLAB_REGISTRY_PORT}"
 COREDNS_VERSION="${COREDNS_VERSION:-v1.14.7}"
 
 HELM="$K8S_TOOLS_BIN/helm-$HELM_VERSION"
