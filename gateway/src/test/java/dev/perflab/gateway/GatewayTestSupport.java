@@ -37,6 +37,9 @@ abstract class GatewayTestSupport {
 	/** Names this gateway's Redis connections, so a test can cut exactly its own subscriber. */
 	static final String REDIS_CLIENT_NAME = "gateway-test-" + UUID.randomUUID().toString().substring(0, 8);
 
+	/** The repository's route files, one per service. */
+	static final java.nio.file.Path ROUTES = java.nio.file.Path.of("").toAbsolutePath().resolveSibling("config/gateway/routes");
+
 	static final HttpClient CLIENT = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
 
 	@LocalServerPort
@@ -57,7 +60,11 @@ abstract class GatewayTestSupport {
 		registry.add("perflab.gateway.jwt.issuer", () -> Tokens.ISSUER);
 		String pem = "file:" + Tokens.publicKeyPem();
 		registry.add("perflab.gateway.jwt.public-key", () -> pem);
+		String identityKey = "file:" + Tokens.identityKeyPem();
+		registry.add("perflab.identity.signing-key", () -> identityKey);
 		registry.add("spring.data.redis.client-name", () -> REDIS_CLIENT_NAME);
+		// the same route files the local stack loads, from the repository (tests run in gateway/)
+		registry.add("perflab.gateway.routes.dir", () -> ROUTES.toString());
 	}
 
 	HttpRequest.Builder request(String path) {

@@ -1,5 +1,10 @@
 package dev.perflab.gateway;
 
+import java.security.interfaces.RSAPublicKey;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -10,6 +15,12 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
 import reactor.netty.http.server.HttpServer;
+import tools.jackson.databind.json.JsonMapper;
+
+import dev.perflab.identity.Identity;
+import dev.perflab.identity.IdentityVerifier;
+import dev.perflab.identity.InvalidIdentityException;
+import dev.perflab.identity.VerifiedIdentity;
 
 /**
  * A real HTTP server standing in for the services behind the gateway: it counts what reaches it and echoes the
@@ -17,6 +28,13 @@ import reactor.netty.http.server.HttpServer;
  * Cache-Control the test chose.
  */
 final class Upstream {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	/** The upstream stands for the shortener: it trusts the gateway's identity key for audience "shortener". */
+	private static final IdentityVerifier IDENTITY = new IdentityVerifier(
+			Map.of(Identity.GATEWAY, List.of((RSAPublicKey) Tokens.identityPublicKey())), "shortener",
+			Duration.ofSeconds(5), Clock.systemUTC());
 
 	final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
 
@@ -51,10 +69,21 @@ final class Upstream {
 			})
 			.route(r -> true, (request, response) -> {
 				hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger()).incrementAndGet();
-				String body = "{\"user\":" + quote(request.requestHeaders().get("X-Perflab-User")) + ",\"office\":"
-						+ quote(request.requestHeaders().get("X-Perflab-Office")) + ",\"requestId\":"
-						+ quote(request.requestHeaders().get("X-Request-Id")) + ",\"spoof\":"
-						+ quote(request.requestHeaders().get("X-Perflab-Admin")) + "}";
+				// what a service sees: the identity the gateway signed for it, verified as the services verify it
+				Map<String, Object> seen = new LinkedHashMap<>();
+				String identity = request.requestHeaders().get(Identity.HEADER);
+				try {
+					VerifiedIdentity verified = identity == null ? null : IDENTITY.verify(identity);
+					seen.put("user", verified == null ? null : verified.subject());
+					seen.put("office", verified == null ? null : verified.office());
+				}
+				catch (InvalidIdentityException e) {
+					seen.put("identityError", e.getMessage());
+				}
+				seen.put("requestId", request.requestHeaders().get("X-Request-Id"));
+				seen.put("spoof", request.requestHeaders().get("X-Perflab-Admin"));
+				seen.put("forwardedUser", request.requestHeaders().get("X-Perflab-User"));
+				String body = JSON.writeValueAsString(seen);
 				return response.status(request.method().name().equals("POST") ? 201 : 200)
 					.header("Content-Type", "application/json")
 					.sendString(Mono.just(body))
@@ -74,10 +103,6 @@ final class Upstream {
 
 	void stop() {
 		server.disposeNow();
-	}
-
-	private static String quote(String value) {
-		return value == null ? "null" : "\"" + value + "\"";
 	}
 
 	private static void await(CountDownLatch latch) {
