@@ -1,20 +1,29 @@
 package dev.perflab.e2e;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
 import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
-import java.security.Signature;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Date;
+import java.util.function.Consumer;
 
-/** RS256 tokens signed with the local stack's dev key (scripts/jwt.sh keys), as a real client would present. */
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+
+/** RS256 access tokens signed with the local stack's dev key (scripts/jwt.sh keys), as a real client presents them. */
 final class DevTokens {
 
 	static final String ISSUER = System.getenv().getOrDefault("PERFLAB_JWT_ISSUER", "https://perflab.local/dev");
+
+	static final String AUDIENCE = System.getenv().getOrDefault("PERFLAB_JWT_AUDIENCE", "perflab");
 
 	private static final PrivateKey DEV_KEY = load(Path.of(System.getenv().getOrDefault("PERFLAB_JWT_DIR",
 			System.getProperty("user.dir") + "/../.run/jwt"), "private.pem"));
@@ -23,44 +32,50 @@ final class DevTokens {
 	}
 
 	static String token(String user, String office) {
-		long now = Instant.now().getEpochSecond();
-		return sign(DEV_KEY, ISSUER, user, office, now, now + 600);
+		return sign(DEV_KEY, claims -> claims.subject(user).claim("office", office));
 	}
 
 	static String expired(String user) {
-		long now = Instant.now().getEpochSecond();
-		return sign(DEV_KEY, ISSUER, user, "1", now - 3600, now - 1800);
+		Instant now = Instant.now();
+		return sign(DEV_KEY, claims -> claims.subject(user)
+			.issueTime(Date.from(now.minusSeconds(3600)))
+			.expirationTime(Date.from(now.minusSeconds(1800))));
 	}
 
 	static String wrongIssuer(String user) {
-		long now = Instant.now().getEpochSecond();
-		return sign(DEV_KEY, "https://evil.example", user, "1", now, now + 600);
+		return sign(DEV_KEY, claims -> claims.subject(user).issuer("https://evil.example"));
+	}
+
+	/** A token of the right issuer meant for another API: the gateway must not take it. */
+	static String forAnotherAudience(String user) {
+		return sign(DEV_KEY, claims -> claims.subject(user).audience("billing"));
 	}
 
 	static String signedByAnotherKey(String user) throws Exception {
 		KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
 		generator.initialize(2048);
-		long now = Instant.now().getEpochSecond();
-		return sign(generator.generateKeyPair().getPrivate(), ISSUER, user, "1", now, now + 600);
+		return sign(generator.generateKeyPair().getPrivate(), claims -> claims.subject(user));
 	}
 
-	static String sign(PrivateKey key, String issuer, String user, String office, long iat, long exp) {
-		String header = b64("{\"alg\":\"RS256\",\"typ\":\"JWT\"}");
-		String payload = b64("{\"iss\":\"%s\",\"sub\":\"%s\",\"office\":\"%s\",\"iat\":%d,\"exp\":%d}".formatted(issuer,
-				user, office, iat, exp));
+	/** A valid token for office 1 (issuer, audience, typ JWT, ten minutes), changed by {@code edit}. */
+	static String sign(PrivateKey key, Consumer<JWTClaimsSet.Builder> edit) {
+		Instant now = Instant.now();
+		JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder().issuer(ISSUER)
+			.audience(AUDIENCE)
+			.claim("office", "1")
+			.issueTime(Date.from(now))
+			.expirationTime(Date.from(now.plusSeconds(600)));
+		edit.accept(claims);
 		try {
-			Signature rsa = Signature.getInstance("SHA256withRSA");
-			rsa.initSign(key);
-			rsa.update((header + "." + payload).getBytes(StandardCharsets.US_ASCII));
-			return header + "." + payload + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(rsa.sign());
+			SignedJWT jwt = new SignedJWT(
+					new JWSHeader.Builder(JWSAlgorithm.RS256).type(JOSEObjectType.JWT).keyID("perflab-dev").build(),
+					claims.build());
+			jwt.sign(new RSASSASigner(key));
+			return jwt.serialize();
 		}
 		catch (Exception e) {
 			throw new IllegalStateException(e);
 		}
-	}
-
-	private static String b64(String json) {
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(json.getBytes(StandardCharsets.UTF_8));
 	}
 
 	private static PrivateKey load(Path pem) {
