@@ -1,0 +1,52 @@
+package dev.perflab.route;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * @param pointsFetch lab switch: {@code jdbc-stream} (fixed: a forward-only streaming ResultSet written straight to
+ * the response) or {@code interface-projection} (seed 002's start: a List of Spring Data interface projections,
+ * serialized at once)
+ * @param maxPoints the most points one route may have
+ * @param fetchSize rows per round trip of the streaming read ({@code Integer.MIN_VALUE}: MySQL Connector/J's
+ * row-by-row streaming, the only streaming it offers without a server-side cursor)
+ * @param bodyCache the encoded, gzipped points body kept per route version
+ * @param maxAge how long a client may keep a points body without asking again (a re-dispatch shows after this)
+ * @param seed the demo data {@code java -jar route.jar --perflab.route.seed.routes=N} writes
+ */
+@ConfigurationProperties("perflab.route")
+public record RouteProperties(@DefaultValue("jdbc-stream") PointsFetch pointsFetch,
+		@DefaultValue("50000") int maxPoints, @DefaultValue("-2147483648") int fetchSize,
+		@DefaultValue BodyCache bodyCache, @DefaultValue("1h") Duration maxAge, @DefaultValue Seed seed) {
+
+	public enum PointsFetch {
+
+		JDBC_STREAM, INTERFACE_PROJECTION
+
+	}
+
+	/**
+	 * @param maxSize the cache's bound, counted in body bytes; 0 turns it off (every read streams from MySQL)
+	 */
+	public record BodyCache(@DefaultValue("64MB") DataSize maxSize) {
+
+		public boolean enabled() {
+			return maxSize.toBytes() > 0;
+		}
+	}
+
+	/**
+	 * @param routes routes to write (0: seed nothing)
+	 * @param minPoints fewest points of a seeded route
+	 * @param maxPoints most points of a seeded route
+	 * @param office the office that owns the seeded routes
+	 * @param batchSize rows per batched insert
+	 */
+	public record Seed(@DefaultValue("0") int routes, @DefaultValue("15000") int minPoints,
+			@DefaultValue("20000") int maxPoints, @DefaultValue("1") String office,
+			@DefaultValue("2000") int batchSize) {
+	}
+}

@@ -1,0 +1,61 @@
+package dev.perflab.route.points;
+
+import java.io.IOException;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonGenerator;
+
+/** Jackson's streaming generator: a JSON array, or one object per line (NDJSON). */
+final class JsonPointSink implements PointSink {
+
+	private final JsonGenerator json;
+
+	private final boolean lines;
+
+	JsonPointSink(JsonGenerator json, boolean lines) throws IOException {
+		this.json = json;
+		this.lines = lines;
+		if (!lines) {
+			call(json::writeStartArray);
+		}
+	}
+
+	@Override
+	public void point(int seq, double lat, double lng) throws IOException {
+		try {
+			json.writeStartObject();
+			json.writeNumberProperty("seq", seq);
+			json.writeNumberProperty("lat", lat);
+			json.writeNumberProperty("lng", lng);
+			json.writeEndObject();
+			if (lines) {
+				json.writeRaw('\n');
+			}
+		}
+		catch (JacksonException e) {
+			throw io(e);
+		}
+	}
+
+	@Override
+	public void finish() throws IOException {
+		if (!lines) {
+			call(json::writeEndArray);
+		}
+		call(json::close);
+	}
+
+	private static void call(Runnable write) throws IOException {
+		try {
+			write.run();
+		}
+		catch (JacksonException e) {
+			throw io(e);
+		}
+	}
+
+	// Jackson 3 wraps the stream's IOException (a client that went away) in an unchecked exception
+	private static IOException io(JacksonException e) {
+		return e.getCause() instanceof IOException io ? io : new IOException(e);
+	}
+}

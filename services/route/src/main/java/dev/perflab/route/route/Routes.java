@@ -1,0 +1,113 @@
+package dev.perflab.route.route;
+
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+import dev.perflab.route.RouteProperties;
+import dev.perflab.route.route.CreateRouteRequest.PointInput;
+import dev.perflab.route.route.CreateRouteRequest.StopInput;
+
+/** Dispatched routes: written in one transaction (a reader never sees half a route), read per office. */
+@Service
+public class Routes {
+
+	private final JdbcClient jdbc;
+
+	private final JdbcTemplate template;
+
+	private final RouteProperties properties;
+
+	private final Clock clock;
+
+	Routes(JdbcClient jdbc, JdbcTemplate template, RouteProperties properties) {
+		this.jdbc = jdbc;
+		this.template = template;
+		this.properties = properties;
+		this.clock = Clock.systemUTC();
+	}
+
+	/** The version of one route of this office, the only thing a points read needs before streaming. */
+	public record Ref(long id, int version, int pointCount) {
+	}
+
+	@Transactional
+	public long create(String office, String user, CreateRouteRequest request) {
+		RouteValidation.check(request, properties.maxPoints());
+		GeneratedKeyHolder key = new GeneratedKeyHolder();
+		Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
+		template.update(connection -> {
+			PreparedStatement insert = connection.prepareStatement(
+					"INSERT INTO route (office, name, bus, version, point_count, created_by, created_at) VALUES (?, ?, ?, 1, ?, ?, ?)",
+					new String[] { "id" });
+			insert.setString(1, office);
+			insert.setString(2, request.name());
+			insert.setString(3, request.bus());
+			insert.setInt(4, request.points().size());
+			insert.setString(5, user);
+			insert.setTimestamp(6, Timestamp.from(now));
+			return insert;
+		}, key);
+		long id = key.getKey().longValue();
+		List<StopInput> stops = request.stops() == null ? List.of() : request.stops();
+		List<Integer> order = java.util.stream.IntStream.range(0, stops.size()).boxed().toList();
+		template.batchUpdate("INSERT INTO stop (route_id, seq, name, lat, lng) VALUES (?, ?, ?, ?, ?)", order, 100,
+				(ps, seq) -> {
+					StopInput stop = stops.get(seq);
+					ps.setLong(1, id);
+					ps.setInt(2, seq);
+					ps.setString(3, stop.name());
+					ps.setDouble(4, stop.lat());
+					ps.setDouble(5, stop.lng());
+				});
+		insertPoints(id, request.points());
+		return id;
+	}
+
+	private void insertPoints(long id, List<PointInput> points) {
+		int batch = properties.seed().batchSize();
+		int[] index = { 0 };
+		template.batchUpdate("INSERT INTO route_point (route_id, seq, lat, lng) VALUES (?, ?, ?, ?)", points, batch,
+				(ps, point) -> {
+					ps.setLong(1, id);
+					ps.setInt(2, point.seq() != null ? point.seq() : index[0]);
+					ps.setDouble(3, point.lat());
+					ps.setDouble(4, point.lng());
+					index[0]++;
+				});
+	}
+
+	public Optional<Ref> ref(String office, long id) {
+		return jdbc.sql("SELECT id, version, point_count FROM route WHERE id = ? AND office = ?")
+			.params(id, office)
+			.query((rs, n) -> new Ref(rs.getLong(1), rs.getInt(2), rs.getInt(3)))
+			.optional();
+	}
+
+	Optional<RouteResponse> find(String office, long id) {
+		return jdbc.sql("SELECT id, name, bus, version, point_count, created_by, created_at FROM route WHERE id = ? AND office = ?")
+			.params(id, office)
+			.query((rs, n) -> new RouteResponse(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getInt(4),
+					rs.getInt(5), List.of(), rs.getString(6), rs.getTimestamp(7).toInstant()))
+			.optional()
+			.map(route -> new RouteResponse(route.id(), route.name(), route.bus(), route.version(),
+					route.pointCount(), stops(id), route.createdBy(), route.createdAt()));
+	}
+
+	private List<RouteResponse.Stop> stops(long id) {
+		return jdbc.sql("SELECT seq, name, lat, lng FROM stop WHERE route_id = ? ORDER BY seq")
+			.param(id)
+			.query((rs, n) -> new RouteResponse.Stop(rs.getInt(1), rs.getString(2), rs.getDouble(3), rs.getDouble(4)))
+			.list();
+	}
+}
