@@ -20,17 +20,17 @@ import dev.perflab.identity.Identity;
 import dev.perflab.platform.TestIdentity;
 
 /** Real HTTP to the route service under test, the way the gateway calls it (a user's identity signed for route). */
-record RouteApi(int port) {
+public record RouteApi(int port) {
 
 	static final JsonMapper JSON = JsonMapper.builder().build();
 
 	static final HttpClient CLIENT = HttpClient.newHttpClient();
 
 	/** One point as the API reads and writes it. */
-	record Point(int seq, double lat, double lng) {
+	public record Point(int seq, double lat, double lng) {
 	}
 
-	HttpResponse<String> create(String user, String office, String body) {
+	public HttpResponse<String> create(String user, String office, String body) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/routes"))
 			.header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(body));
@@ -38,7 +38,7 @@ record RouteApi(int port) {
 	}
 
 	/** Creates a route and answers its id. */
-	long created(String office, String body) {
+	public long created(String office, String body) {
 		HttpResponse<String> response = create("alice", office, body);
 		if (response.statusCode() != 201) {
 			throw new AssertionError(response.statusCode() + " " + response.body());
@@ -46,12 +46,12 @@ record RouteApi(int port) {
 		return ((Number) json(response.body()).get("id")).longValue();
 	}
 
-	HttpResponse<String> get(String path, String office) {
+	public HttpResponse<String> get(String path, String office) {
 		return send(as("alice", office, HttpRequest.newBuilder(uri(path)).GET()), HttpResponse.BodyHandlers.ofString());
 	}
 
 	/** A GET with these headers (name, value, ...); the body as bytes, still gzipped if it came so. */
-	HttpResponse<byte[]> raw(String path, String office, String... headers) {
+	public HttpResponse<byte[]> raw(String path, String office, String... headers) {
 		HttpRequest.Builder request = as("alice", office, HttpRequest.newBuilder(uri(path)).GET());
 		if (headers.length > 0) {
 			request.headers(headers);
@@ -80,11 +80,11 @@ record RouteApi(int port) {
 		}
 	}
 
-	static Map<?, ?> json(String body) {
+	public static Map<?, ?> json(String body) {
 		return JSON.readValue(body, Map.class);
 	}
 
-	static byte[] gunzip(byte[] body) {
+	public static byte[] gunzip(byte[] body) {
 		try (GZIPInputStream in = new GZIPInputStream(new ByteArrayInputStream(body))) {
 			return in.readAllBytes();
 		}
@@ -94,7 +94,7 @@ record RouteApi(int port) {
 	}
 
 	/** A deterministic bus path of n points around Seoul, a few metres apart. */
-	static List<Point> path(int n, long seed) {
+	public static List<Point> path(int n, long seed) {
 		SplittableRandom random = new SplittableRandom(seed);
 		List<Point> points = new ArrayList<>(n);
 		double lat = 37.5 + random.nextDouble() * 0.1, lng = 127.0 + random.nextDouble() * 0.1;
@@ -107,7 +107,7 @@ record RouteApi(int port) {
 	}
 
 	/** A create body with two stops and these points, with or without seq. */
-	static String body(List<Point> points, boolean withSeq) {
+	public static String body(List<Point> points, boolean withSeq) {
 		Map<String, Object> body = new LinkedHashMap<>();
 		body.put("name", "Gangnam - Sinchon");
 		body.put("bus", "bus-7");
@@ -126,7 +126,7 @@ record RouteApi(int port) {
 	}
 
 	/** The points of a JSON array or NDJSON body. */
-	static List<Point> points(String body, boolean lines) {
+	public static List<Point> points(String body, boolean lines) {
 		if (!lines) {
 			return List.of(JSON.readValue(body, Point[].class));
 		}
@@ -134,7 +134,7 @@ record RouteApi(int port) {
 	}
 
 	/** Decodes an encoded polyline (precision 1e-5) into its points, numbered from 0. */
-	static List<Point> polyline(String encoded) {
+	public static List<Point> polyline(String encoded) {
 		List<Point> points = new ArrayList<>();
 		int index = 0;
 		long lat = 0, lng = 0;
