@@ -22,6 +22,8 @@ if [ -d e2e ]; then
   log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
   CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
 fi
+log "Terraform (fmt, validate with providers built here) and the workflows (actionlint, paths)"
+scripts/test-infra.sh
 log "Helm chart: lint, strict schemas, unit tests, a real API server (install, upgrade, uninstall)"
 scripts/test-chart.sh
 log "the chart's own pods on a real node: images (Jib, AOT cache), helm install --wait, calls through the gateway, helm test, a pod deleted under load"

@@ -1,0 +1,100 @@
+# An EKS cluster with two node groups — `system` for everything measured and `load` (tainted) for the k6 runners —
+# then the platform and perflab, pinned to the system group. The load group's taint keeps the system off it; the
+# runners tolerate it and select it (charts/perflab-loadtest placement values).
+
+provider "aws" {
+  region = var.region
+}
+
+data "aws_availability_zones" "available" {
+  state = "available"
+}
+
+locals {
+  azs = slice(data.aws_availability_zones.available.names, 0, 3)
+
+  pool_label = "perflab.dev/pool"
+}
+
+module "vpc" {
+  source  = "terraform-aws-modules/vpc/aws"
+  version = "~> 6.0"
+
+  name = var.name
+  cidr = var.vpc_cidr
+  azs  = local.azs
+
+  private_subnets = [for i, _ in local.azs : cidrsubnet(var.vpc_cidr, 4, i)]
+  public_subnets  = [for i, _ in local.azs : cidrsubnet(var.vpc_cidr, 8, 48 + i)]
+
+  enable_nat_gateway = true
+  single_nat_gateway = true
+
+  public_subnet_tags  = { "kubernetes.io/role/elb" = 1 }
+  private_subnet_tags = { "kubernetes.io/role/internal-elb" = 1 }
+}
+
+module "eks" {
+  source  = "terraform-aws-modules/eks/aws"
+  version = "~> 21.0"
+
+  name               = var.name
+  kubernetes_version = var.kubernetes_version
+
+  endpoint_public_access                   = true
+  enable_cluster_creator_admin_permissions = true
+
+  vpc_id     = module.vpc.vpc_id
+  subnet_ids = module.vpc.private_subnets
+
+  addons = {
+    coredns                = {}
+    kube-proxy             = {}
+    vpc-cni                = { before_compute = true }
+    eks-pod-identity-agent = { before_compute = true }
+    aws-ebs-csi-driver     = {}
+  }
+
+  eks_managed_node_groups = {
+    system = {
+      instance_types = var.system_nodes.instance_types
+      min_size       = var.system_nodes.min_size
+      max_size       = var.system_nodes.max_size
+      desired_size   = var.system_nodes.desired_size
+      labels         = { (local.pool_label) = "system" }
+    }
+    load = {
+      instance_types = var.load_nodes.instance_types
+      min_size       = var.load_nodes.min_size
+      max_size       = var.load_nodes.max_size
+      desired_size   = var.load_nodes.desired_size
+      labels         = { (local.pool_label) = "load" }
+      taints = {
+        load = { key = local.pool_label, value = "load", effect = "NO_SCHEDULE" }
+      }
+    }
+  }
+}
+
+provider "helm" {
+  kubernetes = {
+    host                   = module.eks.cluster_endpoint
+    cluster_ca_certificate = base64decode(module.eks.cluster_certificate_authority_data)
+    exec = {
+      api_version = "client.authentication.k8s.io/v1beta1"
+      command     = "aws"
+      args        = ["eks", "get-token", "--cluster-name", module.eks.cluster_name, "--region", var.region]
+    }
+  }
+}
+
+module "platform" {
+  source = "../../modules/platform"
+
+  jwt         = var.jwt
+  system_pool = { node_selector = { (local.pool_label) = "system" } }
+  perflab_values = concat([yamlencode({ global = { storageClass = "gp2" } })],
+  [for f in var.perflab_values_files : file(f)])
+
+  depends_on = [module.eks]
+}

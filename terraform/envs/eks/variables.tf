@@ -1,0 +1,71 @@
+variable "region" {
+  description = "AWS region."
+  type        = string
+  default     = "ap-northeast-2"
+}
+
+variable "name" {
+  description = "Cluster name; also names the VPC."
+  type        = string
+  default     = "perflab"
+}
+
+variable "kubernetes_version" {
+  description = "EKS Kubernetes minor version."
+  type        = string
+  default     = "1.34"
+}
+
+variable "vpc_cidr" {
+  description = "CIDR of the cluster's VPC (three private and three public subnets are carved from it)."
+  type        = string
+  default     = "10.40.0.0/16"
+}
+
+variable "system_nodes" {
+  description = "The node group of the system under test: the gateway, the services, their stores, monitoring."
+  type = object({
+    instance_types = list(string)
+    min_size       = number
+    max_size       = number
+    desired_size   = number
+  })
+  default = {
+    instance_types = ["m7i.xlarge"]
+    min_size       = 2
+    max_size       = 4
+    desired_size   = 3
+  }
+}
+
+variable "load_nodes" {
+  description = "The tainted node group of the k6 runners: nothing of the system can be scheduled there, so load generators never take CPU from what they measure."
+  type = object({
+    instance_types = list(string)
+    min_size       = number
+    max_size       = number
+    desired_size   = number
+  })
+  default = {
+    instance_types = ["c7i.xlarge"]
+    min_size       = 1
+    max_size       = 4
+    desired_size   = 2
+  }
+}
+
+variable "jwt" {
+  description = "How the gateway verifies bearer tokens: your identity provider's issuer and JWKS URI (or a PEM of its public keys)."
+  type = object({
+    issuer         = string
+    audience       = optional(string, "perflab")
+    jwks_uri       = optional(string)
+    public_key_pem = optional(string)
+  })
+}
+
+variable "perflab_values_files" {
+  description = "Further values files for the perflab chart (image registry and tag, replicas, storage class, switches)."
+  type        = list(string)
+  default     = []
+}
