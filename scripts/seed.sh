@@ -3,6 +3,7 @@
 #   mail:      MAILS mails (default 20000; the benchmarks use 1000000) with 4 KB / 712 KB / 22 MB EML files,
 #              2 offices x 10 users (alice and bob in office 1), some mailboxes locked
 #   shortener: LINKS short links (default 50) owned by "demo", created through the gateway
+#   route:     ROUTES routes (default 20) of 15,000-20,000 points each (office 1), deterministic per route number
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -21,6 +22,16 @@ if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/mail/target/ma
   log "mail seed failed; last lines of $PERFLAB_RUN/logs/seed-mail.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-mail.log" >&2; exit 1
 fi
 grep -E 'Seeder' "$PERFLAB_RUN/logs/seed-mail.log" | sed -E 's/^.*Seeder *: //' >&2 || log "mail seed present, kept (MAILS=n reseeds)"
+
+# route: ROUTES routes of 15-20k points each into perflab_route (office 1); routes already seeded are kept
+ROUTES=${ROUTES:-20}
+log "route data: $ROUTES routes of 15,000-20,000 points into perflab_route"
+[ -f services/route/target/route.jar ] || ./mvnw -q -B -pl services/route -am package -DskipTests
+if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/route/target/route.jar --spring.main.web-application-type=none \
+  --perflab.route.seed.routes="$ROUTES" --logging.structured.format.console= 2>&1 | tee "$PERFLAB_RUN/logs/seed-route.log" \
+  | grep --line-buffered -E 'Seeder' | sed -u -E 's/^.*Seeder *: //' >&2; then
+  log "route seed failed; last lines of $PERFLAB_RUN/logs/seed-route.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-route.log" >&2; exit 1
+fi
 
 out="$PERFLAB_RUN/seed/shortener.tsv"
 mkdir -p "$(dirname "$out")"
