@@ -18,6 +18,7 @@ import com.nimbusds.jose.jwk.JWKSet;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.source.ImmutableJWKSet;
 import com.nimbusds.jwt.JWTParser;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
@@ -69,7 +70,10 @@ public final class IdentityVerifier {
 	}
 
 	/** @throws InvalidIdentityException when the token proves nothing; its message says why */
-	public VerifiedIdentity verify(String token) {
+	public VerifiedIdentity verify(@Nullable String token) {
+		if (token == null || token.isBlank()) {
+			throw new InvalidIdentityException("no token");
+		}
 		Instant now = clock.instant();
 		VerifiedIdentity known = verified.getIfPresent(token);
 		if (known != null) {

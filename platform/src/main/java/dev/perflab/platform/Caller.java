@@ -1,12 +1,10 @@
 package dev.perflab.platform;
 
 /**
- * The caller the gateway verified, read from {@code X-Perflab-User} / {@code X-Perflab-Office}. Declare it as a
- * controller parameter: a request without both headers is answered 401 before the handler runs.
+ * The user a request acts for, as the gateway vouched for it in a signed {@code X-Perflab-Identity} token (issuer
+ * {@code perflab-gateway}, audience this service, with an office). Declare it as a controller parameter: a request
+ * without a token this service verifies is answered 401 before the handler runs. A client-sent
+ * {@code X-Perflab-User} header means nothing here.
  */
 public record Caller(String user, String office) {
-
-	public static final String USER_HEADER = "X-Perflab-User";
-
-	public static final String OFFICE_HEADER = "X-Perflab-Office";
 }

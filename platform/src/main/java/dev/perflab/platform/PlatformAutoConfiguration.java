@@ -2,6 +2,7 @@ package dev.perflab.platform;
 
 import java.util.List;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -10,6 +11,8 @@ import org.springframework.core.Ordered;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+import dev.perflab.identity.IdentityVerifier;
 
 /** The web defaults every perflab servlet service shares. */
 @AutoConfiguration
@@ -37,11 +40,11 @@ public class PlatformAutoConfiguration {
 	}
 
 	@Bean
-	WebMvcConfigurer perflabCallerResolver() {
+	WebMvcConfigurer perflabCallerResolver(ObjectProvider<IdentityVerifier> verifier) {
 		return new WebMvcConfigurer() {
 			@Override
 			public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
-				resolvers.add(new CallerArgumentResolver());
+				resolvers.add(new CallerArgumentResolver(verifier));
 			}
 		};
 	}

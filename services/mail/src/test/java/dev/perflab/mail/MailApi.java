@@ -9,7 +9,10 @@ import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
-/** Real HTTP to the mail service under test, with the identity headers the gateway would set. */
+import dev.perflab.identity.Identity;
+import dev.perflab.platform.TestIdentity;
+
+/** Real HTTP to the mail service under test, with the identity the gateway would sign (office 1, audience mail). */
 public record MailApi(int port) {
 
 	static final HttpClient CLIENT = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
@@ -18,7 +21,7 @@ public record MailApi(int port) {
 
 	public HttpRequest.Builder as(String user, String path) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path));
-		return user == null ? request : request.header("X-Perflab-User", user).header("X-Perflab-Office", "1");
+		return user == null ? request : request.header(Identity.HEADER, TestIdentity.user(user, "1", "mail"));
 	}
 
 	public HttpResponse<String> get(String user, String path) {

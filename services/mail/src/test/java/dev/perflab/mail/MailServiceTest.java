@@ -8,8 +8,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 import dev.perflab.mail.seed.Seeder;
+import dev.perflab.platform.TestIdentity;
 
 /**
  * The mail service over real HTTP against the local MariaDB ({@code perflab_mail_test}) and real EML files,
@@ -31,6 +34,12 @@ public abstract class MailServiceTest {
 	protected JdbcTemplate jdbc;
 
 	protected MailApi api;
+
+	@DynamicPropertySource
+	static void identity(DynamicPropertyRegistry registry) {
+		TestIdentity.trust(registry, "gateway");
+		TestIdentity.signAsMail(registry);
+	}
 
 	@BeforeAll
 	static void seedOnce(@Autowired Seeder seeder) throws IOException {

@@ -18,7 +18,13 @@ import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Real HTTP to the send service under test, as mail's relay and the gateway would call it. */
+import dev.perflab.identity.Identity;
+import dev.perflab.platform.TestIdentity;
+
+/**
+ * Real HTTP to the send service under test, as mail's relay (its signed identity) and the gateway (a user's signed
+ * identity) would call it.
+ */
 record SendApi(int port) {
 
 	static final JsonMapper JSON = JsonMapper.builder().build();
@@ -30,14 +36,34 @@ record SendApi(int port) {
 	}
 
 	HttpResponse<String> put(String path, String contentType, String body) {
-		return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
-			.PUT(HttpRequest.BodyPublishers.ofString(body)));
+		return put(path, contentType, body, TestIdentity.mail("send"));
+	}
+
+	/** A PUT carrying this identity token (none when null) and any other headers (name, value, ...). */
+	HttpResponse<String> put(String path, String contentType, String body, String identity, String... headers) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", contentType)
+			.PUT(HttpRequest.BodyPublishers.ofString(body));
+		if (identity != null) {
+			request.header(Identity.HEADER, identity);
+		}
+		if (headers.length > 0) {
+			request.headers(headers);
+		}
+		return send(request);
 	}
 
 	HttpResponse<String> delivery(String user, String path) {
+		return deliveryWith(user == null ? null : TestIdentity.user(user, "1", "send"), path);
+	}
+
+	/** A delivery read carrying this identity token (none when null) and any other headers (name, value, ...). */
+	HttpResponse<String> deliveryWith(String identity, String path, String... headers) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path));
-		if (user != null) {
-			request.header("X-Perflab-User", user).header("X-Perflab-Office", "1");
+		if (identity != null) {
+			request.header(Identity.HEADER, identity);
+		}
+		if (headers.length > 0) {
+			request.headers(headers);
 		}
 		return send(request.GET());
 	}

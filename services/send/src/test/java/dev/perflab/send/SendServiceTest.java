@@ -22,6 +22,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.perflab.platform.TestIdentity;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -53,6 +55,7 @@ class SendServiceTest {
 	@DynamicPropertySource
 	static void smtp(DynamicPropertyRegistry registry) {
 		registry.add("perflab.send.smtp.port", SMTP::port);
+		TestIdentity.trust(registry, "gateway", "mail");
 	}
 
 	@BeforeEach
@@ -197,6 +200,42 @@ class SendServiceTest {
 		assertProblem(api.delivery(null, "/v2/mails/" + no + "/delivery"), 401);
 		assertProblem(api.delivery("alice", "/v2/mails/x1/delivery"), 400);
 		assertProblem(api.delivery("alice", "/v2/mails/" + (no + 1_000_000) + "/delivery"), 404);
+	}
+
+	@Test
+	void deliveryStatusNeedsAnIdentityThisServiceVerifies() {
+		long no = NUMBERS.incrementAndGet();
+		assertThat(api.put(no, SendApi.job("alice", List.of("w" + no + "@example.com"), List.of(), List.of(), false, null))
+			.statusCode()).isEqualTo(201);
+		String path = "/v2/mails/" + no + "/delivery";
+
+		// the headers every service trusted before: from a pod that reaches send directly they prove nothing
+		assertProblem(api.deliveryWith(null, path, "X-Perflab-User", "alice", "X-Perflab-Office", "1"), 401);
+		assertProblem(api.deliveryWith(TestIdentity.forgedUser("alice", "1", "send"), path), 401);
+		assertProblem(api.deliveryWith(TestIdentity.user("alice", "1", "mail"), path), 401);
+		assertProblem(api.deliveryWith(TestIdentity.mail("send"), path), 401);
+		assertProblem(api.deliveryWith("not-a-token", path), 401);
+		assertThat(api.deliveryWith(TestIdentity.user("alice", "1", "send"), path).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void takesJobsFromMailsRelayOnly() {
+		long jobs = count("delivery_job"), recipients = count("recipient");
+		long no = NUMBERS.incrementAndGet();
+		String path = "/internal/jobs/" + no;
+		String body = SendApi.job("alice", List.of("v" + no + "@example.com"), List.of(), List.of(), false, null);
+
+		assertProblem(api.put(path, "application/json", body, null), 401);
+		assertProblem(api.put(path, "application/json", body, null, "X-Perflab-User", "mail"), 401);
+		assertProblem(api.put(path, "application/json", body, TestIdentity.forgedMail("send")), 401);
+		assertProblem(api.put(path, "application/json", body, TestIdentity.mail("shortener")), 401);
+		assertProblem(api.put(path, "application/json", body, TestIdentity.user("alice", "1", "send")), 403);
+		assertProblem(api.put(path, "application/json", body, TestIdentity.user("mail", "1", "send")), 403);
+		assertThat(count("delivery_job")).isEqualTo(jobs);
+		assertThat(count("recipient")).isEqualTo(recipients);
+		assertProblem(api.delivery("alice", "/v2/mails/" + no + "/delivery"), 404);
+
+		assertThat(api.put(path, "application/json", body, TestIdentity.mail("send")).statusCode()).isEqualTo(201);
 	}
 
 	private Map<?, ?> awaitDone(String owner, long no) {

@@ -16,6 +16,8 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.perflab.platform.TestIdentity;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -43,6 +45,7 @@ class SmtpRepliesTest {
 	@DynamicPropertySource
 	static void smtp(DynamicPropertyRegistry registry) {
 		registry.add("perflab.send.smtp.port", RELAY::port);
+		TestIdentity.trust(registry, "gateway", "mail");
 	}
 
 	@AfterAll

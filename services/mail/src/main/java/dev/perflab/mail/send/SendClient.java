@@ -11,13 +11,19 @@ import java.util.List;
 
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
+import dev.perflab.identity.Identity;
+import dev.perflab.identity.IdentitySigner;
 import dev.perflab.mail.MailProperties;
 import dev.perflab.mail.eml.EmlStore;
 import dev.perflab.mail.send.SentMails.OutboxJob;
 
-/** PUTs one job to the send service's internal API, the EML read from the store and carried as base64. */
+/**
+ * PUTs one job to the send service's internal API, the EML read from the store and carried as base64, proving it is
+ * mail with an identity token it signs itself (issuer perflab-mail, audience send): send takes jobs from nobody else.
+ */
 @Component
 class SendClient {
 
@@ -29,12 +35,16 @@ class SendClient {
 
 	private final MailProperties.Relay settings;
 
-	SendClient(JsonMapper json, EmlStore store, MailProperties properties) {
+	// a bean of every web run (perflab.identity.signing-key); absent only where no relay runs (the seeder)
+	private final ObjectProvider<IdentitySigner> signer;
+
+	SendClient(JsonMapper json, EmlStore store, MailProperties properties, ObjectProvider<IdentitySigner> signer) {
 		this.settings = properties.relay();
 		this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1)
 			.build();
 		this.json = json;
 		this.store = store;
+		this.signer = signer;
 	}
 
 	/** @return the HTTP status send answered */
@@ -47,6 +57,7 @@ class SendClient {
 			.timeout(settings.timeout())
 			.header("Content-Type", "application/json")
 			.header("X-Request-Id", "outbox-" + outboxId)
+			.header(Identity.HEADER, signer.getObject().sign("mail", null, "send"))
 			.PUT(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
 			.build();
 		return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();

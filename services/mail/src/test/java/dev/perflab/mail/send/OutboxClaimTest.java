@@ -15,7 +15,11 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.perflab.platform.TestIdentity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,6 +33,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"perflab.mail.storage=target/mail-storage-test", "perflab.mail.relay.send-url=http://127.0.0.1:9",
 		"perflab.mail.relay.enabled=false" })
 class OutboxClaimTest {
+
+	@DynamicPropertySource
+	static void identity(DynamicPropertyRegistry registry) {
+		TestIdentity.trust(registry, "gateway");
+		TestIdentity.signAsMail(registry);
+	}
 
 	@Autowired
 	OutboxRelay relay;

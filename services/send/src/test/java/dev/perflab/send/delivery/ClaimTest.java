@@ -15,7 +15,11 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.jdbc.core.JdbcTemplate;
+
+import dev.perflab.platform.TestIdentity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -28,6 +32,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 		"spring.datasource.url=jdbc:mysql://127.0.0.1:${PERFLAB_MYSQL_PORT:13306}/perflab_send_test",
 		"perflab.send.delivery.poll-interval=1h" })
 class ClaimTest {
+
+	@DynamicPropertySource
+	static void identity(DynamicPropertyRegistry registry) {
+		TestIdentity.trust(registry, "gateway", "mail");
+	}
 
 	@Autowired
 	DeliveryStore store;

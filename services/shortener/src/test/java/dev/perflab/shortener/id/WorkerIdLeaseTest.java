@@ -6,9 +6,12 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.TestIdentity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -16,6 +19,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Against the real Redis of the local stack. */
 @SpringBootTest
 class WorkerIdLeaseTest {
+
+	@DynamicPropertySource
+	static void identity(DynamicPropertyRegistry registry) {
+		TestIdentity.trust(registry, "gateway");
+	}
 
 	@Autowired
 	StringRedisTemplate redis;

@@ -14,6 +14,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import dev.perflab.identity.Identity;
+import dev.perflab.platform.TestIdentity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +27,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LinkApiTest {
 
 	static final JsonMapper JSON = JsonMapper.builder().build();
+
+	@DynamicPropertySource
+	static void identity(DynamicPropertyRegistry registry) {
+		TestIdentity.trust(registry, "gateway");
+	}
 
 	@LocalServerPort
 	int port;
@@ -115,6 +125,36 @@ class LinkApiTest {
 	void refusesCallsWithoutAVerifiedCaller() {
 		HttpResponse<String> response = api.post(null, "application/json", "{\"url\":\"https://example.com\"}");
 		assertThat(response.statusCode()).isEqualTo(401);
+		assertThat(json(response).get("type")).isEqualTo("https://perflab.dev/problems/unauthenticated");
+	}
+
+	@Test
+	void aDirectCallCannotMakeItselfAnyone() {
+		String body = "{\"url\":\"https://example.com/forged\"}";
+		long links = mongo.getCollection("links").countDocuments();
+
+		// the headers every service trusted before the identity token: any pod could send them
+		assertUnauthenticated(api.postWith(body, "X-Perflab-User", "alice", "X-Perflab-Office", "1"));
+		// the gateway's issuer and claims, signed with a key the shortener does not trust
+		assertUnauthenticated(api.postWith(body, Identity.HEADER, TestIdentity.forgedUser("alice", "1", "shortener")));
+		// a real gateway token, addressed to another service: replaying it here proves nothing
+		assertUnauthenticated(api.postWith(body, Identity.HEADER, TestIdentity.user("alice", "1", "mail")));
+		// mail's own identity is not a user's
+		assertUnauthenticated(api.postWith(body, Identity.HEADER, TestIdentity.mail("shortener")));
+		assertUnauthenticated(api.postWith(body, Identity.HEADER, "bnVsbA.e30.AA"));
+		assertThat(mongo.getCollection("links").countDocuments()).as("no link was created").isEqualTo(links);
+
+		HttpResponse<String> genuine = api.postWith(body, Identity.HEADER, TestIdentity.user("alice", "1", "shortener"),
+				"X-Perflab-User", "mallory");
+		assertThat(genuine.statusCode()).isEqualTo(201);
+		assertThat(api.get("/v1/short-links/" + code(genuine), "alice").statusCode()).as("alice's, not mallory's")
+			.isEqualTo(200);
+	}
+
+	private static void assertUnauthenticated(HttpResponse<String> response) {
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(401);
+		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+				type -> assertThat(type).startsWith("application/problem+json"));
 		assertThat(json(response).get("type")).isEqualTo("https://perflab.dev/problems/unauthenticated");
 	}
 

@@ -8,10 +8,13 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ApplicationContext;
 
 import dev.perflab.shortener.id.IdGenerator;
+import dev.perflab.platform.TestIdentity;
 import dev.perflab.shortener.id.WorkerIdLease;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,6 +23,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "perflab.shortener.id-strategy=mongo-sequence")
 class MongoSequenceStrategyTest {
+
+	@DynamicPropertySource
+	static void identity(DynamicPropertyRegistry registry) {
+		TestIdentity.trust(registry, "gateway");
+	}
 
 	@LocalServerPort
 	int port;

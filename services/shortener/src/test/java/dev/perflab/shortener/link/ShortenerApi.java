@@ -6,7 +6,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
-/** Real HTTP to the service under test, the way the gateway calls it (identity headers set). */
+import dev.perflab.identity.Identity;
+import dev.perflab.platform.TestIdentity;
+
+/** Real HTTP to the service under test, the way the gateway calls it (a user's identity signed for the shortener). */
 record ShortenerApi(int port) {
 
 	static final HttpClient CLIENT = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
@@ -15,17 +18,27 @@ record ShortenerApi(int port) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/short-links"))
 			.header("Content-Type", contentType)
 			.POST(HttpRequest.BodyPublishers.ofString(body));
-		return send(user == null ? request : request.header("X-Perflab-User", user).header("X-Perflab-Office", "1"));
+		return send(as(user, request));
 	}
 
 	HttpResponse<String> get(String path, String user) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).GET();
-		return send(user == null ? request : request.header("X-Perflab-User", user).header("X-Perflab-Office", "1"));
+		return send(as(user, HttpRequest.newBuilder(uri(path)).GET()));
 	}
 
 	HttpResponse<String> delete(String path, String user) {
-		return send(HttpRequest.newBuilder(uri(path)).DELETE().header("X-Perflab-User", user)
-			.header("X-Perflab-Office", "1"));
+		return send(as(user, HttpRequest.newBuilder(uri(path)).DELETE()));
+	}
+
+	/** A POST of a link carrying exactly these headers (name, value, ...): forged identities, foreign tokens. */
+	HttpResponse<String> postWith(String body, String... headers) {
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/short-links"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body));
+		return send(headers.length == 0 ? request : request.headers(headers));
+	}
+
+	private static HttpRequest.Builder as(String user, HttpRequest.Builder request) {
+		return user == null ? request : request.header(Identity.HEADER, TestIdentity.user(user, "1", "shortener"));
 	}
 
 	private URI uri(String path) {
