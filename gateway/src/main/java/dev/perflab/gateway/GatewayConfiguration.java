@@ -7,11 +7,9 @@ import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationPredicate;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
@@ -50,19 +48,6 @@ class GatewayConfiguration {
 	ObservationPredicate skipRedirectObservations() {
 		return (name, context) -> !(context instanceof ServerRequestObservationContext server
 				&& server.getCarrier().getPath().value().startsWith("/s/"));
-	}
-
-	/** Rate-limit key: the verified user; for public routes the client address. */
-	@Bean
-	KeyResolver callerKeyResolver() {
-		return exchange -> {
-			Object user = exchange.getAttributes().get(EdgeAuthFilter.USER_ATTRIBUTE);
-			if (user != null) {
-				return Mono.just("user:" + user);
-			}
-			var remote = exchange.getRequest().getRemoteAddress();
-			return Mono.just("ip:" + (remote == null ? "unknown" : remote.getAddress().getHostAddress()));
-		};
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -28,6 +28,23 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 			@DefaultValue("100") long logEvery) {
 	}
 
-	public record RateLimit(@DefaultValue("200") int replenishRate, @DefaultValue("400") int burstCapacity) {
+	/**
+	 * @param replenishRate tokens per second per caller ({@code caller:<office>:<user>}) on the API routes
+	 * @param burstCapacity the caller's bucket size
+	 * @param perIp per client address on the public routes (redirects that reach the shortener, receipt confirms)
+	 * @param redisTimeout how long a limit decision waits for Redis before this instance decides it locally
+	 * @param redisRetry while deciding locally, how often one request tries Redis again
+	 * @param replicas gateway instances sharing each limit: a local bucket gets 1/replicas of rate and burst
+	 * @param trustedProxies proxies in front of the gateway (an Ingress controller: 1) whose X-Forwarded-For entry
+	 * is believed; 0: the client address is the connection's peer
+	 */
+	public record RateLimit(@DefaultValue("200") int replenishRate, @DefaultValue("400") int burstCapacity,
+			@DefaultValue PerIp perIp, @DefaultValue("200ms") Duration redisTimeout,
+			@DefaultValue("1s") Duration redisRetry, @DefaultValue("1") int replicas,
+			@DefaultValue("0") int trustedProxies) {
+
+		/** High on purpose: one address may be a whole office behind NAT, or a benchmark. */
+		public record PerIp(@DefaultValue("1000") int replenishRate, @DefaultValue("2000") int burstCapacity) {
+		}
 	}
 }
