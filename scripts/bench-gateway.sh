@@ -20,9 +20,10 @@ events { worker_connections 4096; }
 http { access_log off; server { listen 127.0.0.1:$NGINX_PORT; location / { return 302 https://example.com/; } } }
 CONF
 /usr/sbin/nginx -c "$out/nginx.conf" -p "$out" & nginx_pid=$!
-# a second gateway with the edge cache off and the per-caller rate limit out of the way: the cost of the hop itself
+# a second gateway with the edge cache off and the per-caller and per-IP rate limits out of the way: the cost of the hop itself
 SERVER_PORT=$PROXY_PORT MANAGEMENT_SERVER_PORT=$(mgmt_port $PROXY_PORT) PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false PERFLAB_GATEWAY_RATE_LIMIT_REPLENISH_RATE=1000000 \
-  PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 SPRING_PROFILES_ACTIVE=local \
+  PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 \
+  PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 SPRING_PROFILES_ACTIVE=local \
   JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" java -jar gateway/target/gateway.jar >"$out/proxy-gateway.log" 2>&1 & proxy_pid=$!
 trap 'kill $nginx_pid $proxy_pid 2>/dev/null || true' EXIT
 until curl -fs "http://127.0.0.1:$(mgmt_port $PROXY_PORT)/actuator/health/readiness" >/dev/null; do sleep 0.5; done
