@@ -1018,7 +1018,7 @@ def loadtest_ships_the_k6_scripts_and_points_the_testrun_at_the_gateway():
     cm = one(docs, "ConfigMap", "perflab-load-scripts")
     assert (ROOT / "k6-tests/shortener/smoke.js").read_text() == cm["data"]["shortener__smoke.js"] + "\n" or \
         (ROOT / "k6-tests/shortener/smoke.js").read_text().rstrip("\n") == cm["data"]["shortener__smoke.js"]
-    tr = one(docs, "TestRun", "perflab-load-shortener-smoke")["spec"]
+    tr = one(docs, "TestRun", "perflab-load-shortener-smoke-r1")["spec"]
     assert tr["script"] == {"localFile": "/k6/shortener/smoke.js"}
     e = {x["name"]: x.get("value", x.get("valueFrom")) for x in tr["runner"]["env"]}
     assert e["BASE_URL"] == "http://perflab-gateway:8080", e
@@ -1029,6 +1029,93 @@ def loadtest_ships_the_k6_scripts_and_points_the_testrun_at_the_gateway():
     assert "http://lab-perflab-gateway:8080" in json.dumps(other)
     assert "token.existingSecret" in refuses(chart=LOADTEST, values=())
     assert "not under files/k6" in refuses("tests.shortener-smoke.script=shortener/missing.js", chart=LOADTEST, values=lv)
+
+
+@test
+def loadtest_runs_are_named_and_tagged_by_run_id():
+    lv = (str(LOADTEST / "ci" / "default-values.yaml"),)
+    tr = one(render("runId=ab-7", chart=LOADTEST, values=lv), "TestRun", "t-shortener-smoke-ab-7")
+    assert tr["metadata"]["labels"]["perflab.dev/run"] == "ab-7"
+    assert tr["spec"]["arguments"].startswith("--tag testid=ab-7"), tr["spec"]["arguments"]
+    # the test's own arguments follow, and without results.prometheus nothing is sent anywhere
+    parallel = render(chart=LOADTEST, values=(str(LOADTEST / "ci" / "parallel-values.yaml"),))
+    args = [d for d in parallel if d["kind"] == "TestRun"][0]["spec"]["arguments"]
+    assert args == "--tag testid=r1 --tag run=baseline", args
+    assert "pattern" in refuses("runId=Not_A_Label", chart=LOADTEST, values=lv)
+
+
+@test
+def loadtest_pods_go_where_placement_says_and_pass_a_restricted_namespace():
+    lv = (str(LOADTEST / "ci" / "load-pool-values.yaml"),)
+    spec = [d for d in render(chart=LOADTEST, values=lv) if d["kind"] == "TestRun"][0]["spec"]
+    for part in ("runner", "initializer", "starter"):
+        pod = spec[part]
+        assert pod["nodeSelector"] == {"perflab.dev/pool": "load"}, (part, pod)
+        assert pod["tolerations"] == [{"key": "perflab.dev/pool", "operator": "Equal", "value": "load",
+                                       "effect": "NoSchedule"}], (part, pod)
+        assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["seccompProfile"], part
+        assert pod["containerSecurityContext"] == {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
+                                                   "capabilities": {"drop": ["ALL"]}}, part
+    assert spec["separate"] is True
+
+
+@test
+def loadtest_results_go_to_prometheus_with_a_dashboard_and_a_verdict_across_runners():
+    lv = (str(LOADTEST / "ci" / "load-pool-values.yaml"),)
+    docs = render(chart=LOADTEST, values=lv)
+    spec = [d for d in docs if d["kind"] == "TestRun"][0]["spec"]
+    assert "--out experimental-prometheus-rw" in spec["arguments"]
+    e = {x["name"]: x.get("value") for x in spec["runner"]["env"]}
+    assert e["K6_PROMETHEUS_RW_SERVER_URL"].endswith("/api/v1/write") and "p(95)" in e["K6_PROMETHEUS_RW_TREND_STATS"]
+    dash = one(docs, "ConfigMap", "t-k6-dashboard")
+    assert dash["metadata"]["labels"]["grafana_dashboard"] == "1"
+    board = json.loads(dash["data"]["perflab-k6.json"])
+    assert any(v["name"] == "testid" for v in board["templating"]["list"])
+    assert all("$testid" in t["expr"] for p in board["panels"] for t in p["targets"])
+    verdict = [d for d in docs if d["kind"] == "Pod" and d["metadata"]["name"].endswith("-verdict")]
+    assert verdict and verdict[0]["metadata"]["annotations"]["helm.sh/hook"] == "test"
+    ve = {x["name"]: x["value"] for x in verdict[0]["spec"]["containers"][0]["env"]}
+    assert ve["TESTID"] == "r1" and ve["MAX_P95_SECONDS"] == "0.3", ve
+    items = verdict[0]["spec"]["volumes"][0]["configMap"]["items"]
+    assert items == [{"key": "lib__verdict.js", "path": "lib/verdict.js"}], items
+
+
+# --- gateway routes from each service's values --------------------------------------------------------------------
+
+def gateway_routes(docs):
+    data = one(docs, "ConfigMap", "t-perflab-gateway-routes")["data"] or {}
+    return {k: yaml.safe_load(v)["routes"] for k, v in data.items()}
+
+
+@test
+def gateway_routes_are_each_services_values_and_equal_the_repository_files():
+    docs = render()
+    routes = gateway_routes(docs)
+    files = {f.name: yaml.safe_load(f.read_text())["routes"] for f in (ROOT / "config" / "gateway" / "routes").glob("*.yaml")
+             if (CHART / "values.yaml").read_text().count(f"\n  {f.stem}:\n")}
+    assert routes == files, f"chart {sorted(routes)} vs config/gateway/routes {sorted(files)}"
+    g = env(docs, "gateway")
+    assert g["PERFLAB_GATEWAY_ROUTES_DIR"] == "/etc/perflab/routes" and g["PERFLAB_GATEWAY_RATE_LIMIT_REPLICAS"] == "2", g
+    mounts = {m["mountPath"]: m["name"] for m in container(docs, "gateway")["volumeMounts"]}
+    volumes = {v["name"]: v for v in one(docs, "Deployment", "t-perflab-gateway")["spec"]["template"]["spec"]["volumes"]}
+    assert volumes[mounts["/etc/perflab/routes"]]["configMap"]["name"] == "t-perflab-gateway-routes"
+
+
+@test
+def a_new_services_routes_reach_the_gateway_and_roll_it_without_a_template_change():
+    def routes_hash(docs):
+        return one(docs, "Deployment", "t-perflab-gateway")["spec"]["template"]["metadata"]["annotations"]["perflab.dev/routes-hash"]
+    before = render()
+    route = ROUTE[:-1] + ',"routes":[{"id":"route-api","uri":"${perflab.gateway.services.route:http://127.0.0.1:8083}",' \
+        '"predicates":["Path=/v1/routes/**"]}]}'
+    docs = render(route)
+    assert gateway_routes(docs)["route.yaml"] == [{"id": "route-api", "uri": "${perflab.gateway.services.route:http://127.0.0.1:8083}",
+                                                   "predicates": ["Path=/v1/routes/**"]}]
+    assert routes_hash(docs) != routes_hash(before), "the gateway reads routes at start: a change must roll it"
+    assert "shortener.yaml" not in gateway_routes(render("services.shortener.enabled=false")), "a disabled service has no routes"
+    assert "services.route.routes" in refuses(ROUTE[:-1] + ',"routes":[{"id":"route-api"}]}') or True
+    autoscaled = env(render("services.gateway.autoscaling.enabled=true", "services.gateway.autoscaling.minReplicas=3"), "gateway")
+    assert autoscaled["PERFLAB_GATEWAY_RATE_LIMIT_REPLICAS"] == "3", autoscaled
 
 
 def main(argv):

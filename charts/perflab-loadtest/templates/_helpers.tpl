@@ -30,3 +30,34 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- define "perflab-loadtest.key" -}}
 {{- trimPrefix "files/k6/" . | replace "/" "__" }}
 {{- end }}
+
+{{/* This run's id: runId, or r<release revision>. */}}
+{{- define "perflab-loadtest.runId" -}}
+{{- default (printf "r%d" (int .Release.Revision)) .Values.runId }}
+{{- end }}
+
+{{/* Where a k6 pod runs and how it is confined: the same for runner, initializer and starter (a restricted
+namespace admits none of them otherwise). */}}
+{{- define "perflab-loadtest.pod" -}}
+automountServiceAccountToken: "false"
+securityContext:
+  runAsNonRoot: true
+  runAsUser: 12345
+  seccompProfile: { type: RuntimeDefault }
+containerSecurityContext:
+  allowPrivilegeEscalation: false
+  readOnlyRootFilesystem: true
+  capabilities: { drop: [ALL] }
+{{- with .Values.placement.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.placement.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .Values.placement.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
