@@ -4,7 +4,7 @@ SHELL := /usr/bin/env bash
 USER ?= alice
 OFFICE ?= 1
 
-.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send build images
+.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send bench-route build images
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -45,3 +45,6 @@ bench-gateway: ## redirects/s and p50/p99: gateway vs shortener direct vs nginx 
 
 bench-send: ## seed 000's send: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, delivered mails counted
 	@scripts/bench-send.sh
+
+bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cache) vs interface-projection vs nginx, one run
+	@scripts/bench-route.sh

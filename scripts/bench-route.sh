@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Seed 002 side by side in one run: 1,000 concurrent readers of one 20k-point route (k6 on loopback, bounded), each
+# target on its own JVM (-Xmx1g G1) or nginx, measured one after the other:
+#   nginx      the same gzipped bytes from a file: the physical reference (this box, this load generator)
+#   fixed      points-fetch=jdbc-stream with the body cache (the defaults)
+#   stream     points-fetch=jdbc-stream, body cache off: every read streams from MySQL
+#   seed       points-fetch=interface-projection, body cache off: seed 002's start
+# Per target: a wave (VUS users, one request each, all at once: the seed's JMeter plan) and a sustained run (VUS
+# readers for SECONDS). Needs the stores (scripts/stack.sh stores).
+# Usage: scripts/bench-route.sh [seconds of each sustained run, default 20]   (VUS=1000 by default)
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$PERFLAB_ROOT"
+PERFLAB_WITH_BENCH_TOOLS=1 scripts/install.sh >/dev/null
+secs=${1:-20}; vus=${VUS:-1000}
+out="$PERFLAB_RUN/bench/route"; mkdir -p "$out"
+[ -f services/route/target/route.jar ] || ./mvnw -q -B -pl services/route -am package -DskipTests
+ulimit -n 65536 2>/dev/null || true
+
+# The instances trust a gateway key made for this run; the readers carry an identity token signed with it.
+ident="$out/identity"; mkdir -p "$ident"
+[ -f "$ident/gateway.key" ] || openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$ident/gateway.key" 2>/dev/null
+openssl pkey -in "$ident/gateway.key" -pubout -out "$ident/gateway.pem"
+identity=$(python3 - "$ident/gateway.key" <<'PY'
+import base64, hashlib, json, sys, time
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import padding
+key = serialization.load_pem_private_key(open(sys.argv[1], 'rb').read(), None)
+b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b'=').decode()
+num = lambda n: b64(n.to_bytes((n.bit_length() + 7) // 8, 'big'))
+pub = key.public_key().public_numbers()
+jwk = json.dumps({'e': num(pub.e), 'kty': 'RSA', 'n': num(pub.n)}, separators=(',', ':'))
+kid = b64(hashlib.sha256(jwk.encode()).digest())  # RFC 7638 thumbprint, as IdentityKeys.kid
+now = int(time.time())
+header = b64(json.dumps({'alg': 'RS256', 'typ': 'perflab-identity+jwt', 'kid': kid}).encode())
+claims = b64(json.dumps({'iss': 'perflab-gateway', 'sub': 'bench', 'aud': ['route'], 'office': '1',
+                         'iat': now, 'exp': now + 3600}).encode())
+signature = key.sign(f'{header}.{claims}'.encode(), padding.PKCS1v15(), hashes.SHA256())
+print(f'{header}.{claims}.{b64(signature)}')
+PY
+)
+
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
+start_route() { # port name extra-args...
+  local port=$1 name=$2; shift 2
+  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local \
+    JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
+    java -jar services/route/target/route.jar --perflab.identity.trusted.perflab-gateway="file:$ident/gateway.pem" \
+    --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
+  pids+=($!)
+  until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
+    kill -0 "${pids[-1]}" 2>/dev/null || { echo "route ($name) failed to start, see $out/route-$name.log"; exit 1; }
+    sleep 0.5
+  done
+}
+start_route 18301 fixed
+start_route 18302 stream --perflab.route.body-cache.max-size=0
+start_route 18303 seed --perflab.route.points-fetch=interface-projection --perflab.route.body-cache.max-size=0
+
+# one route of exactly 20,000 points, created once and reused by later runs
+sql() { mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N -e "$1"; }
+route=$(sql "SELECT MIN(id) FROM route WHERE office = '1' AND created_by = 'bench' AND point_count = 20000")
+if [ "$route" = NULL ] || [ -z "$route" ]; then
+  python3 - >"$out/route.json" <<'PY'
+import json, math, random
+random.seed(2)
+lat, lng, heading, points = 37.5, 127.0, 0.0, []
+for i in range(20000):
+    heading += (random.random() - 0.5) * 0.3
+    lat += math.cos(heading) * 0.00005
+    lng += math.sin(heading) * 0.00006
+    points.append({'lat': round(lat, 7), 'lng': round(lng, 7)})
+print(json.dumps({'name': 'bench 20k', 'bus': 'bus-bench', 'stops': [], 'points': points}))
+PY
+  route=$(curl -fsS -XPOST "http://127.0.0.1:18301/v1/routes" -H "X-Perflab-Identity: $identity" \
+    -H 'Content-Type: application/json' --data-binary @"$out/route.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+fi
+curl -fsS "http://127.0.0.1:18301/v1/routes/$route/points" -H "X-Perflab-Identity: $identity" -H 'Accept-Encoding: gzip' \
+  -o "$out/points.json.gz"
+plain=$(gzip -dc "$out/points.json.gz" | wc -c); gz=$(wc -c <"$out/points.json.gz")
+cat >"$out/nginx.conf" <<CONF
+worker_processes 1; daemon off; pid $out/nginx.pid; error_log $out/nginx.err warn;
+events { worker_connections 4096; }
+http { access_log off; sendfile on; server { listen 127.0.0.1:18300;
+  location = /points { default_type application/json; add_header Content-Encoding gzip; alias $out/points.json.gz; } } }
+CONF
+/usr/sbin/nginx -c "$out/nginx.conf" -p "$out" & pids+=($!)
+sleep 1
+
+# JIT warm-up of each instance (a fresh JVM would otherwise measure its compiler); the seed's 27 s were warm too
+for port in 18301 18302 18303; do
+  wrk -t1 -c16 -d4s -H "X-Perflab-Identity: $identity" -H 'Accept-Encoding: gzip' \
+    "http://127.0.0.1:$port/v1/routes/$route/points" >/dev/null 2>&1 || true
+done
+
+k6run() { # name port mode path
+  "$K6_BIN" run --no-usage-report --quiet --no-thresholds -e BASE_URL="http://127.0.0.1:$2" -e IDENTITY="$identity" \
+    -e ROUTE="$route" -e POINTS_PATH="$4" -e MODE="$3" -e VUS="$vus" -e DURATION="${secs}s" \
+    -e SUMMARY_DIR="$out" -e SUMMARY_NAME="$1-$3" k6-tests/route/readers.js >/dev/null 2>&1 || true
+}
+figures() { python3 - "$out/$1-summary.json" <<'PY'
+import json, sys
+try:
+    m = json.load(open(sys.argv[1]))['metrics']
+except (OSError, ValueError):
+    print('0 0 0 0 0 0'); sys.exit()
+d, f = m['http_req_duration']['values'], m['http_req_failed']['values']
+print(m['http_reqs']['values']['count'], round(m['http_reqs']['values']['rate'], 1), round(d['med']), round(d['p(95)']),
+      round(d['avg']), round(f['rate'] * 100, 1))
+PY
+}
+gc() { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '
+  /^jvm_gc_pause_seconds_sum/ {s+=$NF} /^jvm_gc_pause_seconds_count/ {c+=$NF}
+  /^jvm_gc_memory_allocated_bytes_total/ {a=$NF} /^jvm_gc_memory_promoted_bytes_total/ {p=$NF}
+  END { printf "GC: %d pauses, %.2f s paused; %.1f GB allocated, %.0f MB promoted to old gen", c, s, a / 1e9, p / 1e6 }'; }
+
+echo "== seed 002: $vus readers of route $route (20,000 points; $plain bytes of JSON, $gz gzipped), -Xmx1g G1, k6 on loopback"
+printf '%-44s %8s %9s %8s %8s %8s %7s\n' target requests req/s p50_ms p95_ms mean_ms errors
+declare -A rps p95 mean
+for target in nginx:18300:/points fixed:18301: stream:18302: seed:18303:; do
+  IFS=: read -r name port path <<<"$target"
+  [ -n "$path" ] || path="/v1/routes/$route/points"
+  label=$(case $name in nginx) echo "nginx, the same gzipped bytes (reference)";; fixed) echo "jdbc-stream + body cache (fixed)";;
+    stream) echo "jdbc-stream, no cache";; seed) echo "interface-projection, no cache (seed)";; esac)
+  for mode in wave sustained; do
+    k6run "$name" "$port" "$mode" "$path"
+    read -r n r p50 p95v avg err <<<"$(figures "$name-$mode")"
+    printf '%-44s %8s %9s %8s %8s %8s %6s%%\n' "$label, $mode" "$n" "$r" "$p50" "$p95v" "$avg" "$err"
+    rps[$name-$mode]=$r; p95[$name-$mode]=$p95v; mean[$name-$mode]=$avg
+  done
+  [ "$name" = nginx ] || echo "  $(gc "$port"); process $(kill -0 "${pids[$(( port - 18301 ))]}" 2>/dev/null && echo alive || echo DIED)"
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
+echo "fixed vs seed:   req/s $(ratio "${rps[fixed-sustained]}" "${rps[seed-sustained]}"), wave mean $(ratio "${mean[seed-wave]}" "${mean[fixed-wave]}") faster, p95 $(ratio "${p95[seed-sustained]}" "${p95[fixed-sustained]}") lower"
+echo "stream vs seed:  req/s $(ratio "${rps[stream-sustained]}" "${rps[seed-sustained]}"), wave mean $(ratio "${mean[seed-wave]}" "${mean[stream-wave]}") faster"
+echo "fixed vs nginx:  req/s $(ratio "${rps[fixed-sustained]}" "${rps[nginx-sustained]}") of the reference"
