@@ -52,7 +52,7 @@ run "nginx return 302 (reference)" "http://127.0.0.1:$NGINX_PORT/s/$code"
 run "redirect: shortener direct" "$direct/s/$code"
 run "redirect: gateway, edge cache hit" "$gw/s/$code"
 run "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code"
-run "API read: shortener direct" "$direct/v1/short-links/$code" "X-Perflab-User: bench" "X-Perflab-Office: 1"
+run "API read: shortener direct" "$direct/v1/short-links/$code" "X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway bench 1 shortener 3600)"
 run "API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "Authorization: Bearer $token"
 
 rps() { cut -d'|' -f2 <<<"${results[$1]}"; }

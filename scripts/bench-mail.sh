@@ -12,7 +12,9 @@ PERFLAB_WITH_BENCH_TOOLS=1 scripts/install.sh >/dev/null
 what=${1:-all}; secs=${2:-15}
 out="$PERFLAB_RUN/bench"; mkdir -p "$out"
 [ -f services/mail/target/mail.jar ] || ./mvnw -q -B -pl services/mail -am package -DskipTests
-H=(-H "X-Perflab-User: alice" -H "X-Perflab-Office: 1")
+# straight at mail, without the gateway: alice's identity as the gateway signs it (docs/architecture.md#service-identity)
+scripts/jwt.sh keys
+H=(-H "X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway alice 1 mail 3600)")
 sql() { mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_mail -N -e "$1"; }
 mails=$(sql "SELECT COUNT(*) FROM mail_content")
 large=$(sql "SELECT MIN(m.no) FROM mail_content m WHERE m.user_no = 1 AND m.eml_path LIKE '%large%' AND m.mbox_no < 1000 AND m.del_flag = 'N'")

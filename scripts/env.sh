@@ -19,6 +19,8 @@ export PERFLAB_MAIL_STORAGE="${PERFLAB_MAIL_STORAGE:-$PERFLAB_RUN/mail-storage}"
 export PERFLAB_MONGO_URI="${PERFLAB_MONGO_URI:-mongodb://127.0.0.1:$PERFLAB_MONGO_PORT}"
 export PERFLAB_JWT_ISSUER="${PERFLAB_JWT_ISSUER:-https://perflab.local/dev}"
 export PERFLAB_JWT_DIR="${PERFLAB_JWT_DIR:-$PERFLAB_RUN/jwt}"
+# service identity keys (scripts/jwt.sh keys): <signer>.key signs X-Perflab-Identity tokens, <signer>.pem is trusted
+export PERFLAB_IDENTITY_DIR="${PERFLAB_IDENTITY_DIR:-$PERFLAB_JWT_DIR/identity}"
 
 # how the processes find each other (each is read only by the service it names)
 export PERFLAB_GATEWAY_SERVICES_SHORTENER="${PERFLAB_GATEWAY_SERVICES_SHORTENER:-http://127.0.0.1:$PERFLAB_SHORTENER_PORT}"
