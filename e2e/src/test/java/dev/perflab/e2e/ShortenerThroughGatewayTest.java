@@ -109,6 +109,7 @@ class ShortenerThroughGatewayTest {
 		assertUnauthorized(createLink(DevTokens.expired("alice"), "{\"url\":\"https://example.com\"}"));
 		assertUnauthorized(createLink(DevTokens.wrongIssuer("alice"), "{\"url\":\"https://example.com\"}"));
 		assertUnauthorized(createLink(DevTokens.signedByAnotherKey("alice"), "{\"url\":\"https://example.com\"}"));
+		assertUnauthorized(createLink(DevTokens.forAnotherAudience("alice"), "{\"url\":\"https://example.com\"}"));
 		assertUnauthorized(createLink("not.a.jwt", "{\"url\":\"https://example.com\"}"));
 	}
 
