@@ -1,65 +1,255 @@
 #!/usr/bin/env bash
 # The gateway hop and the redirect path, measured side by side in one run with one load generator (wrk, loopback):
-#   nginx `return 302` (the physical reference) | shortener direct | gateway (edge cache hit)
-#   | gateway with the edge cache off (a plain proxy hop) | an authenticated API read, gateway vs direct.
-# Needs the running stack (make up). Run it on a quiet machine: every process shares the same cores. Usage: scripts/bench-gateway.sh [seconds per run, default 10] [connections, 64]
+#   nginx `return 302` (the physical reference) | shortener direct | nginx `proxy_pass` in front of the shortener
+#   | gateway (edge cache hit) | gateway with the edge cache off (a plain proxy hop) | an authenticated API read,
+#   gateway vs direct. Every ratio is printed against the goals of issue 10.
+# Needs the running stack (make up). Run it on a quiet machine: every process shares the same cores.
+# Usage: scripts/bench-gateway.sh [seconds per run, default 10] [connections, 64]
+# Settings (environment):
+#   PERFLAB_BENCH_JFR=1         record a JFR profile of the proxy gateway during the proxy-hop and API-read rows
+#                               ($PERFLAB_RUN/bench/proxy-gateway.jfr) and print its hot methods
+#   PERFLAB_BENCH_A_JAR=path    the proxy gateway's jar (default gateway/target/gateway.jar)
+#   PERFLAB_BENCH_B_JAR=path    a second proxy gateway ("B", another build) measured in the same run, rows after A's
+#   PROXY_WARMUP=20             seconds of load on each path of a fresh proxy gateway before any row (JIT)
+#   PERFLAB_BENCH_QUICK=1       only the shortener and gateway rows (an A/B of two builds or settings)
+#   WARMUP=8                    seconds of load before each row
+#   PERFLAB_BENCH_A_ENV / _B_ENV  extra "K=V ..." environment for the A / B proxy gateway (A/B a setting in one run)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
 PERFLAB_WITH_BENCH_TOOLS=1 scripts/install.sh >/dev/null
+mode=run; case "${1:-}" in cold|ab) mode=$1; shift ;; esac
 secs=${1:-10}; conns=${2:-64}
 NGINX_PORT=${PERFLAB_BENCH_NGINX_PORT:-18081}
-PROXY_PORT=${PERFLAB_BENCH_PROXY_GATEWAY_PORT:-18080}
+NGINX_PROXY_PORT=${PERFLAB_BENCH_NGINX_PROXY_PORT:-18082}
+PROXY_PORT=${PERFLAB_BENCH_PROXY_GATEWAY_PORT:-18080}   # management port +1000, like every instance
+B_PORT=${PERFLAB_BENCH_B_GATEWAY_PORT:-18070}
 gw="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"; direct="http://127.0.0.1:$PERFLAB_SHORTENER_PORT"
 out="$PERFLAB_RUN/bench"; mkdir -p "$out"
 
-# nginx, one worker, answering every request with a 302: what a redirect costs with nothing behind it
+# scripts/bench-gateway.sh cold [seconds, default 60] [iterations/s, default 200]: the first minute of a gateway.
+# A fresh gateway (the stack's settings: edge cache on, default rate limits) on the proxy port; the moment its
+# readiness turns UP, seed 004's mix (k6-tests/shortener/smoke.js: create one link, follow it ten times) runs at a
+# constant arrival rate. Prints the time to readiness, failed creates and redirects, and the p95 of each.
+if [ "$mode" = cold ]; then
+  secs=${1:-60}; rate=${2:-200}
+  cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-cold.jar"
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086
+  env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
+    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" ${PERFLAB_BENCH_A_ENV:-} java -jar "$out/gateway-cold.jar" >"$out/cold-gateway.log" 2>&1 &
+  cold_pid=$!
+  trap 'kill $cold_pid 2>/dev/null || true' EXIT
+  trap 'exit 1' INT TERM
+  until curl -fs "http://127.0.0.1:$(mgmt_port "$PROXY_PORT")/actuator/health/readiness" >/dev/null; do
+    kill -0 $cold_pid 2>/dev/null || { echo "the gateway died (see $out/cold-gateway.log)" >&2; exit 1; }
+    sleep 0.1
+  done
+  ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  mkdir -p "$out/k6"
+  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
+    -e TOKEN="$(scripts/jwt.sh token "cold-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
+    -e SUMMARY_DIR="$out/k6" k6-tests/shortener/smoke.js >"$out/k6/cold.txt" 2>&1 || true
+  python3 - "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+def v(name, key, default=0):
+    return m.get(name, {}).get("values", {}).get(key, default)
+checks = {c["name"]: c for c in json.load(open(sys.argv[1]))["root_group"]["checks"]}
+def failed(name):
+    c = checks.get(name, {"passes": 0, "fails": 0})
+    total = c["passes"] + c["fails"]
+    return f"{c['fails']} of {total} ({100 * c['fails'] / total if total else 0:.1f}%)"
+print(f"cold start: ready after {sys.argv[2]} s (JVM start to readiness UP), then seed 004's mix at {sys.argv[3]} it/s for {sys.argv[4]} s")
+print(f"  iterations {v('iterations', 'count'):.0f} (dropped {v('dropped_iterations', 'count'):.0f})"
+      f"  requests failed {100 * v('http_req_failed', 'rate'):.2f}%  checks failed {100 * (1 - v('checks', 'rate', 1)):.2f}%")
+print(f"  creates failed {failed('create is 201')}, redirects failed {failed('redirect is 301 or 302')}")
+print(f"  create   p95 {v('shortener_create_duration', 'p(95)'):.0f} ms  max {v('shortener_create_duration', 'max'):.0f} ms")
+print(f"  redirect p95 {v('shortener_redirect_duration', 'p(95)'):.0f} ms  max {v('shortener_redirect_duration', 'max'):.0f} ms")
+PY
+  grep -o '"message":"warm-up[^"]*"' "$out/cold-gateway.log" || true
+  exit 0
+fi
+
+# nginx, one worker: a 302 with nothing behind it, and a reverse proxy with a keep-alive upstream pool in front of
+# the shortener (what a hop costs when the proxy does nothing else)
 cat >"$out/nginx.conf" <<CONF
 worker_processes 1; daemon off; pid $out/nginx.pid; error_log $out/nginx.err warn;
 events { worker_connections 4096; }
-http { access_log off; server { listen 127.0.0.1:$NGINX_PORT; location / { return 302 https://example.com/; } } }
+http {
+  access_log off;
+  server { listen 127.0.0.1:$NGINX_PORT; location / { return 302 https://example.com/; } }
+  upstream shortener { server 127.0.0.1:$PERFLAB_SHORTENER_PORT; keepalive 128; }
+  server {
+    listen 127.0.0.1:$NGINX_PROXY_PORT;
+    location / { proxy_pass http://shortener; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
 CONF
 /usr/sbin/nginx -c "$out/nginx.conf" -p "$out" & nginx_pid=$!
-# a second gateway with the edge cache off and the per-caller and per-IP rate limits out of the way: the cost of the hop itself
-SERVER_PORT=$PROXY_PORT MANAGEMENT_SERVER_PORT=$(mgmt_port $PROXY_PORT) PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false PERFLAB_GATEWAY_RATE_LIMIT_REPLENISH_RATE=1000000 \
-  PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 \
-  PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 SPRING_PROFILES_ACTIVE=local \
-  JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" java -jar gateway/target/gateway.jar >"$out/proxy-gateway.log" 2>&1 & proxy_pid=$!
-trap 'kill $nginx_pid $proxy_pid 2>/dev/null || true' EXIT
-until curl -fs "http://127.0.0.1:$(mgmt_port $PROXY_PORT)/actuator/health/readiness" >/dev/null; do sleep 0.5; done
 
+# a proxy gateway with the edge cache off and the per-caller and per-IP rate limits out of the way: the cost of the hop itself
+start_proxy() { # port jar extra-env log
+  # shellcheck disable=SC2086
+  env SERVER_PORT="$1" MANAGEMENT_SERVER_PORT="$(mgmt_port "$1")" PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false \
+    PERFLAB_GATEWAY_RATE_LIMIT_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 \
+    PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 \
+    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" $3 java -jar "$2" >"$4" 2>&1 &
+}
+cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-a.jar"   # a copy: a rebuild must not pull the jar from under it
+start_proxy "$PROXY_PORT" "$out/gateway-a.jar" "${PERFLAB_BENCH_A_ENV:-}" "$out/proxy-gateway.log"; proxy_pid=$!
+b_pid=
+if [ -n "${PERFLAB_BENCH_B_JAR:-}" ]; then
+  cp "$PERFLAB_BENCH_B_JAR" "$out/gateway-b.jar"
+  start_proxy "$B_PORT" "$out/gateway-b.jar" "${PERFLAB_BENCH_B_ENV:-}" "$out/proxy-gateway-b.log"; b_pid=$!
+fi
+trap 'kill $nginx_pid $proxy_pid $b_pid 2>/dev/null || true' EXIT
+trap 'exit 1' INT TERM
+for port in "$PROXY_PORT" ${b_pid:+$B_PORT}; do
+  end=$((SECONDS + 120))
+  until curl -fs "http://127.0.0.1:$(mgmt_port "$port")/actuator/health/readiness" >/dev/null; do
+    [ $SECONDS -lt $end ] || { echo "proxy gateway on :$port not ready after 120 s (see $out/proxy-gateway*.log)" >&2; exit 1; }
+    sleep 0.5
+  done
+done
+
+shortener_pid=$(cat "$PERFLAB_RUN/pids/shortener.pid")
+nginx_worker=$(pgrep -P "$nginx_pid" | head -n 1)
 token=$(scripts/jwt.sh token bench 1 3600)
 code=$(curl -fsS -X POST "$gw/v1/short-links" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d '{"url":"https://example.com/bench"}' | sed -E 's/.*"code":"([A-Za-z0-9]+)".*/\1/')
 
+# wrk prints latencies as 812.00us / 1.23ms / 1.01s
+to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/) n *= 1000;
+  printf "%.3f", n }'; }
+
+# CPU time a process spent (user + system, in clock ticks): CPU per request is the figure the noise of a shared
+# machine disturbs least (req/s depends on what else got the cores)
+ticks() { [ -n "$1" ] && awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+hz=$(getconf CLK_TCK)
+declare -A RPS P50 ERR
 results=()
-run() { # label url [header...]
-  local label=$1 url=$2; shift 2
+run() { # key label url cpu-pid [header...]: cpu-pid is the proxy whose CPU per request is shown (or "")
+  local key=$1 label=$2 url=$3 pid=$4; shift 4
   local args=() h
   for h in "$@"; do args+=(-H "$h"); done
   wrk -t1 -c"$conns" -d"${WARMUP:-8}s" "${args[@]}" "$url" >/dev/null   # warm-up: JIT, pools, caches
-  local text rps p50 p99 non2xx
+  local text rps p50 p99 errors t0 t1 st0 st1 n cpu
+  t0=$(ticks "$pid"); st0=$(ticks "$shortener_pid")
   text=$(wrk -t1 -c"$conns" -d"${secs}s" --latency "${args[@]}" "$url")
+  t1=$(ticks "$pid"); st1=$(ticks "$shortener_pid")
+  n=$(awk '/requests in/ {print $1}' <<<"$text")
+  cpu=$(awk -v a=$((t1 - t0)) -v s=$((st1 - st0)) -v n="$n" -v hz="$hz" -v p="$pid" \
+    'BEGIN { printf "cpu/req: %s shortener %.0f us", p == "" ? "" : sprintf("proxy %.0f us,", a / hz * 1e6 / n), s / hz * 1e6 / n }')
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$text")
   p50=$(awk '$1=="50%" {print $2}' <<<"$text"); p99=$(awk '$1=="99%" {print $2}' <<<"$text")
-  non2xx=$(awk '/Non-2xx or 3xx/ {print $5}' <<<"$text"); non2xx=${non2xx:-0}
-  results+=("$label|$rps|$p50|$p99|$non2xx")
-  printf '%-44s %10s req/s  p50 %-9s p99 %-9s errors %s\n' "$label" "$rps" "$p50" "$p99" "$non2xx"
+  # errors: answers that are not 2xx/3xx plus socket errors (connect, read, write, timeout)
+  errors=$(awk '/Non-2xx or 3xx/ {n += $5} /Socket errors/ {gsub(",", ""); n += $4 + $6 + $8 + $10} END {print n + 0}' <<<"$text")
+  RPS[$key]=$rps; P50[$key]=$(to_ms "$p50"); ERR[$key]=$errors
+  results+=("$key|$label|$rps|$p50|$p99|$errors|$cpu")
+  printf '%-46s %10s req/s  p50 %-9s p99 %-9s errors %-3s %s\n' "$label" "$rps" "$p50" "$p99" "$errors" "$cpu"
 }
+jfr_start() { [ -n "${PERFLAB_BENCH_JFR:-}" ] && jcmd "$proxy_pid" JFR.start name=hop settings=profile \
+  filename="$out/proxy-gateway.jfr" >/dev/null || true; }
 
-echo "wrk -t1 -c$conns, ${secs}s per run, code $code, $(nproc) cores shared by load generator and system"
-run "nginx return 302 (reference)" "http://127.0.0.1:$NGINX_PORT/s/$code"
-run "redirect: shortener direct" "$direct/s/$code"
-run "redirect: gateway, edge cache hit" "$gw/s/$code"
-run "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code"
-run "API read: shortener direct" "$direct/v1/short-links/$code" "X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway bench 1 shortener 3600)"
-run "API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "Authorization: Bearer $token"
+# A fresh JVM runs the proxy path interpreted and C1-compiled for its first tens of thousands of requests (measured:
+# 435, 1,057, 1,398, 2,520, then ~4,000 req/s in consecutive 10 s runs on a fresh gateway); the stack's gateway and
+# the shortener are long warm. Warm each proxy gateway's two paths first, or the rows compare a cold JVM to warm ones.
+for port in "$PROXY_PORT" ${b_pid:+$B_PORT}; do
+  wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" "http://127.0.0.1:$port/s/$code" >/dev/null
+  wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/short-links/$code" >/dev/null
+done
 
-rps() { cut -d'|' -f2 <<<"${results[$1]}"; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# scripts/bench-gateway.sh ab [seconds] [connections]: two builds or settings (A, B) in alternating rounds
+# (PERFLAB_BENCH_ROUNDS, default 4): direct, A, B for redirects, then A, B for the API read, each round; the median of
+# B/A over the rounds is the figure (a shared machine's noise moves whole seconds, alternating spreads it over both)
+if [ "$mode" = ab ]; then
+  [ -n "$b_pid" ] || { echo "ab needs PERFLAB_BENCH_B_JAR (and/or PERFLAB_BENCH_B_ENV)" >&2; exit 1; }
+  WARMUP=${WARMUP:-2}
+  for r in $(seq 1 "${PERFLAB_BENCH_ROUNDS:-4}"); do
+    echo "round $r"
+    run direct "  redirect: shortener direct" "$direct/s/$code" ""
+    ab_rows() { # which-first: A then B on odd rounds, B then A on even ones (a trend over time favours neither)
+      local x
+      for x in "$@"; do
+        if [ "$x" = A ]; then
+          run proxy "  redirect: A proxy hop" "http://127.0.0.1:$PROXY_PORT/s/$code" "$proxy_pid"
+        else
+          run proxyB "  redirect: B proxy hop" "http://127.0.0.1:$B_PORT/s/$code" "$b_pid"
+        fi
+      done
+      for x in "$@"; do
+        if [ "$x" = A ]; then
+          run api "  API read: A" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "$proxy_pid" "Authorization: Bearer $token"
+        else
+          run apiB "  API read: B" "http://127.0.0.1:$B_PORT/v1/short-links/$code" "$b_pid" "Authorization: Bearer $token"
+        fi
+      done
+    }
+    if [ $((r % 2)) = 1 ]; then ab_rows A B; else ab_rows B A; fi
+  done
+  printf '%s\n' "${results[@]}" >"$out/gateway-ab.psv"
+  python3 - "$out/gateway-ab.psv" <<'PY'
+import re, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    key, label, rps, p50, p99, err, cpu = line.rstrip("\n").split("|")
+    m = re.search(r"proxy (\d+) us", cpu)
+    rows.setdefault(key, []).append((float(rps), int(m.group(1)) if m else 0))
+def ratios(a, b): return [x[0] / y[0] for x, y in zip(rows[a], rows[b])]
+def med(xs): return statistics.median(xs)
+def cpu(key): return med([r[1] for r in rows[key]])
+def each(xs): return " ".join(f"{x:.2f}" for x in xs)
+print(f"\nmedian over {len(rows['proxy'])} rounds:")
+print(f"  proxy hop / direct:  A {med(ratios('proxy', 'direct')):.2f}  B {med(ratios('proxyB', 'direct')):.2f}"
+      f"  B/A {med(ratios('proxyB', 'proxy')):.2f} (rounds: {each(ratios('proxyB', 'proxy'))})")
+print(f"  proxy CPU per request:  A {cpu('proxy'):.0f} us  B {cpu('proxyB'):.0f} us")
+print(f"  API read B/A {med(ratios('apiB', 'api')):.2f} (rounds: {each(ratios('apiB', 'api'))})"
+      f"  CPU per request: A {cpu('api'):.0f} us  B {cpu('apiB'):.0f} us")
+PY
+  exit 0
+fi
+
+echo "wrk -t1 -c$conns, ${WARMUP:-8} s warm-up + ${secs} s per row, code $code, $(nproc) cores shared by load generator and system"
+quick=${PERFLAB_BENCH_QUICK:-}
+[ -n "$quick" ] || run nginx302 "nginx return 302 (reference)" "http://127.0.0.1:$NGINX_PORT/s/$code" "$nginx_worker"
+run direct "redirect: shortener direct" "$direct/s/$code" ""
+[ -n "$quick" ] || run nginxproxy "redirect: nginx proxy_pass (1 worker, keepalive)" "http://127.0.0.1:$NGINX_PROXY_PORT/s/$code" "$nginx_worker"
+[ -n "$quick" ] || run edge "redirect: gateway, edge cache hit" "$gw/s/$code" "$(cat "$PERFLAB_RUN/pids/gateway.pid" 2>/dev/null)"
+jfr_start
+run proxy "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code" "$proxy_pid"
+run apidirect "API read: shortener direct" "$direct/v1/short-links/$code" "" "X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway bench 1 shortener 3600)"
+run api "API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "$proxy_pid" "Authorization: Bearer $token"
+if [ -n "${PERFLAB_BENCH_JFR:-}" ]; then
+  jcmd "$proxy_pid" JFR.stop name=hop >/dev/null
+  jfr view --width 160 hot-methods "$out/proxy-gateway.jfr" >"$out/proxy-gateway-hot-methods.txt" || true
+fi
+if [ -n "$b_pid" ]; then
+  run proxyB "B redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$B_PORT/s/$code" "$b_pid"
+  run apiB "B API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$B_PORT/v1/short-links/$code" "$b_pid" "Authorization: Bearer $token"
+fi
+
+ratio() { awk -v a="${RPS[$1]}" -v b="${RPS[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
+added() { awk -v a="${P50[$1]}" -v b="${P50[$2]}" 'BEGIN { printf "%+.2f ms", a - b }'; }
+verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { v += 0; ok = op == ">=" ? v >= t : v <= t; print ok ? "ok" : "MISSED" }'; }
+line() { printf '%-48s %-10s %s\n' "$1" "$2" "$3"; }
 echo
-echo "gateway edge hit / nginx:              $(ratio "$(rps 2)" "$(rps 0)")  (target >= 0.25)"
-echo "gateway edge hit / shortener direct:   $(ratio "$(rps 2)" "$(rps 1)")"
-echo "gateway proxy hop / shortener direct:  $(ratio "$(rps 3)" "$(rps 1)")"
-echo "API read through gateway / direct:     $(ratio "$(rps 5)" "$(rps 4)")"
+[ -n "$quick" ] && RPS[nginx302]=1 RPS[edge]=0 RPS[nginxproxy]=1 P50[nginxproxy]=0   # rows skipped (QUICK)
+line "gateway edge hit / nginx return 302:" "$(ratio edge nginx302)" "(goal >= 0.8: $(verdict "$(ratio edge nginx302)" 0.8 '>='))"
+line "gateway edge hit / shortener direct:" "$(ratio edge direct)" ""
+line "nginx proxy_pass / shortener direct:" "$(ratio nginxproxy direct)" "(the reference hop)"
+line "gateway proxy hop / shortener direct:" "$(ratio proxy direct)" "(goal >= 0.7: $(verdict "$(ratio proxy direct)" 0.7 '>='))"
+line "gateway proxy hop / nginx proxy_pass:" "$(ratio proxy nginxproxy)" ""
+line "API read through gateway / direct:" "$(ratio api apidirect)" "(goal >= 0.6: $(verdict "$(ratio api apidirect)" 0.6 '>='))"
+line "p50 added by the proxy hop:" "$(added proxy direct)" "(goal <= 1 ms: $(verdict "$(added proxy direct)" 1 '<='))"
+line "p50 added by nginx proxy_pass:" "$(added nginxproxy direct)" ""
+line "p50 added on the API read:" "$(added api apidirect)" "(goal <= 1 ms: $(verdict "$(added api apidirect)" 1 '<='))"
+if [ -n "$b_pid" ]; then
+  line "B gateway proxy hop / shortener direct:" "$(ratio proxyB direct)" "(A: $(ratio proxy direct); B/A $(ratio proxyB proxy))"
+  line "B API read through gateway / direct:" "$(ratio apiB apidirect)" "(A: $(ratio api apidirect); B/A $(ratio apiB api))"
+  line "B p50 added by the proxy hop:" "$(added proxyB direct)" "(A: $(added proxy direct))"
+fi
+total=0; for k in "${!ERR[@]}"; do total=$((total + ERR[$k])); done
+line "errors (non-2xx/3xx + socket), all rows:" "$total" "(goal 0: $(verdict "$total" 0 '<='))"
+[ -z "${PERFLAB_BENCH_JFR:-}" ] || echo "profile: $out/proxy-gateway.jfr, hot methods: $out/proxy-gateway-hot-methods.txt"
 printf '%s\n' "${results[@]}" >"$out/gateway-hop.psv"

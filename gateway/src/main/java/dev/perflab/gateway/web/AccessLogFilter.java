@@ -49,6 +49,11 @@ public class AccessLogFilter implements WebFilter, Ordered {
 				return;
 			}
 			HttpStatusCode status = exchange.getResponse().getStatusCode();
+			if (WarmUp.running && status != null && !status.is5xxServerError()
+					&& exchange.getAttributes().get(RequestIdFilter.ATTRIBUTE) instanceof String id
+					&& id.startsWith(WarmUp.ID_PREFIX)) {
+				return; // the warm-up's own requests before readiness: one summary line, not thousands
+			}
 			Object user = exchange.getAttributes().get(EdgeAuthFilter.USER_ATTRIBUTE);
 			log.info("{} {} {} {}ms request_id={} user={}", exchange.getRequest().getMethod(),
 					exchange.getRequest().getPath().value(), status == null ? 0 : status.value(),
