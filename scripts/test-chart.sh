@@ -192,6 +192,8 @@ install_wait() {
 upgrade_flips_lab_switch() {
   local before after env
   before="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
+  local ids_before ids_after
+  ids_before="$(k -n perflab get secret perflab-identity -o jsonpath='{.data}')"
   h upgrade perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml \
     --set services.shortener.lab.idStrategy=mongo-sequence --wait --timeout 5m >/dev/null || return 1
   env="$(k -n perflab get deploy perflab-shortener -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="PERFLAB_SHORTENER_IDSTRATEGY")].value}')"
@@ -210,6 +212,9 @@ for pod in json.load(sys.stdin)["items"]:
   [ "$new_pods" = mongo-sequence ] || { echo "  shortener pods still run: $new_pods"; return 1; }
   after="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
   [ -n "$before" ] && [ "$before" = "$after" ] || { echo "  the MongoDB password changed on upgrade"; return 1; }
+  # and so did the identity key pairs (a new pair would refuse every token signed with the old one until all roll)
+  ids_after="$(k -n perflab get secret perflab-identity -o jsonpath='{.data}')"
+  [[ "$ids_before" == *gateway.key* ]] && [ "$ids_before" = "$ids_after" ] || { echo "  the identity key pairs changed on upgrade"; return 1; }
 }
 
 loadtest_install() {

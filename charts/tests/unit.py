@@ -244,7 +244,8 @@ def a_new_service_is_a_values_block_only():
     assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "12"
     assert e["PERFLAB_ROUTE_POINTSFETCH"] == "interface-projection"
     assert not any(k.startswith("SPRING_DATASOURCE_") and "HIKARI" not in k for k in e), "the app builds its JDBC URL"
-    assert "PERFLAB_ROUTE_STORAGE" not in e and len(container(docs, "route")["volumeMounts"]) == 1  # /tmp only
+    assert "PERFLAB_ROUTE_STORAGE" not in e
+    assert [m["name"] for m in container(docs, "route")["volumeMounts"]] == ["tmp", "identity"]  # the gateway's certificate
     assert env(docs, "gateway")["PERFLAB_GATEWAY_SERVICES_ROUTE"] == "http://t-perflab-route:8083"
     sql = one(docs, "ConfigMap", "t-perflab-mysql-initdb")["data"]["10-databases.sql"]
     for db in ["perflab_mail", "perflab_send", "perflab_route"]:
@@ -465,7 +466,8 @@ def external_stores_render_no_statefulset_and_read_credentials_from_existing_sec
     assert s["SPRING_MONGODB_URI"] == {"secretKeyRef": {"name": "perflab-mongodb-uri", "key": "uri"}}
     assert s["SPRING_DATA_REDIS_HOST"] == "redis.data.svc.cluster.local"
     assert s["SPRING_DATA_REDIS_PASSWORD"]["secretKeyRef"]["name"] == "perflab-redis-auth"
-    assert not [d for d in docs if d["kind"] == "Secret"], "no chart Secret when every credential is external"
+    assert [d["metadata"]["name"] for d in docs if d["kind"] == "Secret"] == ["t-perflab-identity"], \
+        "no chart Secret when every credential is external (the identity keys are no store's)"
     assert "external.host is required" in refuses("stores.redis.deploy=false")
     err = refuses("stores.mysql.deploy=false", "stores.mysql.external.host=db.example.net")
     assert "stores.mysql.auth.existingSecret (key `password`) is required" in err, err
@@ -1118,6 +1120,82 @@ def a_new_services_routes_reach_the_gateway_and_roll_it_without_a_template_chang
     assert "routes" in refused and "uri" in refused, refused
     autoscaled = env(render("services.gateway.autoscaling.enabled=true", "services.gateway.autoscaling.minReplicas=3"), "gateway")
     assert autoscaled["PERFLAB_GATEWAY_RATE_LIMIT_REPLICAS"] == "3", autoscaled
+
+
+def volume(docs, svc, name):
+    vols = one(docs, "Deployment", f"t-perflab-{svc}")["spec"]["template"]["spec"]["volumes"]
+    found = [v for v in vols if v["name"] == name]
+    return found[0] if found else None
+
+
+def identity_files(docs, svc):
+    v = volume(docs, svc, "identity")
+    return None if v is None else [i["path"] for i in v["secret"]["items"]]
+
+
+@test
+def each_service_gets_its_own_identity_key_and_only_the_certificates_it_trusts():
+    docs = render()
+    b64 = __import__("base64").b64decode
+    secret = one(docs, "Secret", "t-perflab-identity")["data"]
+    assert sorted(secret) == ["gateway.key", "gateway.pem", "mail.key", "mail.pem"], sorted(secret)
+    assert b64(secret["gateway.key"]).decode().startswith("-----BEGIN RSA PRIVATE KEY-----")
+    assert b64(secret["mail.pem"]).decode().startswith("-----BEGIN CERTIFICATE-----")
+    assert secret["gateway.key"] != secret["mail.key"]
+    assert identity_files(docs, "gateway") == ["gateway.key"], "the gateway signs and trusts nobody"
+    assert identity_files(docs, "mail") == ["mail.key", "gateway.pem"]
+    assert identity_files(docs, "send") == ["gateway.pem", "mail.pem"], "no service but mail holds mail's key"
+    assert identity_files(docs, "shortener") == ["gateway.pem"]
+    for svc, key in [("gateway", "gateway"), ("mail", "mail"), ("send", None), ("shortener", None)]:
+        e = env(docs, svc)
+        assert e["PERFLAB_IDENTITY_DIR"] == "/etc/perflab/identity", svc
+        assert e.get("PERFLAB_IDENTITY_SIGNING_KEY") == (key and f"file:/etc/perflab/identity/{key}.key"), (svc, e)
+        mounts = {m["name"]: m for m in container(docs, svc)["volumeMounts"]}
+        assert mounts["identity"]["mountPath"] == "/etc/perflab/identity" and mounts["identity"]["readOnly"], svc
+
+
+@test
+def identity_keys_come_from_an_existing_secret_when_one_is_named():
+    docs = render("identity.existingSecret=my-identity")
+    assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "t-perflab-identity"]
+    for svc in ["gateway", "mail", "send", "shortener"]:
+        assert volume(docs, svc, "identity")["secret"]["secretName"] == "my-identity", svc
+
+
+@test
+def a_new_service_trusts_the_gateway_and_a_trust_in_a_non_signer_fails():
+    docs = render(ROUTE)
+    assert identity_files(docs, "route") == ["gateway.pem"]
+    assert "PERFLAB_IDENTITY_SIGNING_KEY" not in env(docs, "route")
+    signing = render(ROUTE[:-1] + ',"identity":{"signs":true}}', "--set-json services.send.identity.trusts=[\"gateway\",\"mail\",\"route\"]")
+    assert identity_files(signing, "route") == ["route.key", "gateway.pem"]
+    assert identity_files(signing, "send") == ["gateway.pem", "mail.pem", "route.pem"]
+    assert "route.key" in one(signing, "Secret", "t-perflab-identity")["data"]
+    refused = refuses("--set-json services.shortener.identity.trusts=[\"gateway\",\"send\"]")
+    assert "services.shortener.identity.trusts" in refused and "send" in refused, refused
+    # a disabled signer keeps its pair: send still finds mail's certificate
+    docs = render("services.mail.enabled=false")
+    assert "mail.pem" in one(docs, "Secret", "t-perflab-identity")["data"]
+    assert identity_files(docs, "send") == ["gateway.pem", "mail.pem"]
+
+
+@test
+def gateway_verifies_bearer_tokens_with_a_jwks_uri_or_a_pem_never_both():
+    jwks = "gateway.jwt.jwksUri=https://idp.example.com:8443/realms/perflab/jwks"
+    docs = render(jwks, values=())
+    g = env(docs, "gateway")
+    assert g["PERFLAB_GATEWAY_JWT_JWK_SET_URI"] == "https://idp.example.com:8443/realms/perflab/jwks"
+    assert "PERFLAB_GATEWAY_JWT_PUBLIC_KEY" not in g and g["PERFLAB_GATEWAY_JWT_AUDIENCE"] == "perflab"
+    assert volume(docs, "gateway", "jwt") is None
+    assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "t-perflab-jwt"]
+    egress = peers_names(one(docs, "NetworkPolicy", "t-perflab-gateway")["spec"]["egress"])
+    assert egress[8443] == {"other"}, egress
+    assert 443 not in peers_names(one(render(), "NetworkPolicy", "t-perflab-gateway")["spec"]["egress"])
+    assert 443 in peers_names(one(render("gateway.jwt.jwksUri=https://idp.example.com/jwks", values=()),
+                                  "NetworkPolicy", "t-perflab-gateway")["spec"]["egress"])
+    assert "exactly one" in refuses(jwks)
+    assert "exactly one" in refuses(jwks, "gateway.jwt.existingSecret=jwt", values=())
+    assert env(render("gateway.jwt.audience=api://perflab"), "gateway")["PERFLAB_GATEWAY_JWT_AUDIENCE"] == "api://perflab"
 
 
 def main(argv):

@@ -64,6 +64,7 @@ app.kubernetes.io/component: {{ .component }}
 {{- $defaults := dict
   "replicas" 2 "stores" list "hikari" dict "lab" dict "env" dict "allowFrom" list "alerts" list "serviceUrls" dict
   "image" (dict "tag" "" "digest" "" "pullPolicy" "IfNotPresent")
+  "identity" (dict "signs" false "trusts" (list "gateway"))
   "jvm" (dict "gc" "G1" "heap" "1g" "maxMetaspace" "192Mi" "maxDirectMemory" "128Mi" "extraOpts" "")
   "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70
                       "podsMetric" (dict "enabled" false "name" "http_server_requests_per_second" "averageValue" "200"))
