@@ -110,6 +110,8 @@ APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$P
 start_app() { # name module port
   local name=$1 module=$2 port=$3
   running "$name" && return 0
+  # every service reads its identity keys at start ($PERFLAB_IDENTITY_DIR; made once, kept)
+  "$PERFLAB_ROOT/scripts/jwt.sh" keys
   # run a copy: a rebuild (mvnw package) must not pull the jar from under a running process
   mkdir -p "$PERFLAB_RUN/jars"
   cp "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar"
