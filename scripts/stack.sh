@@ -105,6 +105,7 @@ stores() {
 }
 
 APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$PERFLAB_MAIL_PORT send:services/send:$PERFLAB_SEND_PORT
+  route:services/route:$PERFLAB_ROUTE_PORT
   gateway:gateway:$PERFLAB_GATEWAY_PORT)
 
 start_app() { # name module port
@@ -140,6 +141,7 @@ up() {
   log "shortener  http://127.0.0.1:$(mgmt_port "$PERFLAB_SHORTENER_PORT")/actuator/health"
   log "mail       http://127.0.0.1:$(mgmt_port "$PERFLAB_MAIL_PORT")/actuator/health"
   log "send       http://127.0.0.1:$(mgmt_port "$PERFLAB_SEND_PORT")/actuator/health"
+  log "route      http://127.0.0.1:$(mgmt_port "$PERFLAB_ROUTE_PORT")/actuator/health"
   log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
   log "token      make token USER=alice OFFICE=1"
 }

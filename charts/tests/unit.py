@@ -1092,11 +1092,15 @@ def gateway_routes(docs):
 
 @test
 def gateway_routes_are_each_services_values_and_equal_the_repository_files():
+    services = yaml.safe_load((CHART / "values.yaml").read_text())["services"]
+    files = {f.stem: yaml.safe_load(f.read_text())["routes"] for f in (ROOT / "config" / "gateway" / "routes").glob("*.yaml")}
+    for name, svc in services.items():
+        if svc.get("routes"):
+            assert svc["routes"] == files.get(name), f"services.{name}.routes differs from config/gateway/routes/{name}.yaml"
+        elif svc.get("enabled") and name in files:
+            raise AssertionError(f"services.{name} is enabled but has no routes; config/gateway/routes/{name}.yaml has")
     docs = render()
-    routes = gateway_routes(docs)
-    files = {f.name: yaml.safe_load(f.read_text())["routes"] for f in (ROOT / "config" / "gateway" / "routes").glob("*.yaml")
-             if (CHART / "values.yaml").read_text().count(f"\n  {f.stem}:\n")}
-    assert routes == files, f"chart {sorted(routes)} vs config/gateway/routes {sorted(files)}"
+    assert gateway_routes(docs) == {f"{n}.yaml": s["routes"] for n, s in services.items() if s.get("enabled") and s.get("routes")}
     g = env(docs, "gateway")
     assert g["PERFLAB_GATEWAY_ROUTES_DIR"] == "/etc/perflab/routes" and g["PERFLAB_GATEWAY_RATE_LIMIT_REPLICAS"] == "2", g
     mounts = {m["mountPath"]: m["name"] for m in container(docs, "gateway")["volumeMounts"]}

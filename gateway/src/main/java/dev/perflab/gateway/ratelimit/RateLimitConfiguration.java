@@ -26,7 +26,8 @@ import dev.perflab.gateway.GatewayProperties;
 import dev.perflab.gateway.auth.EdgeAuthFilter;
 
 /**
- * Rate limits: the limiter every {@code RequestRateLimiter} route filter uses, and the two keys route files name,
+ * Rate limits: the limiters {@code RequestRateLimiter} route filters use (Redis with a local fallback by default;
+ * {@code #{@localRateLimiter}} on the public routes) and the two keys route files name,
  * {@code #{@callerKeyResolver}} (API routes) and {@code #{@clientAddressKeyResolver}} (public routes).
  */
 @Configuration(proxyBeanMethods = false)
@@ -40,6 +41,11 @@ class RateLimitConfiguration {
 		GatewayProperties.RateLimit limits = properties.rateLimit();
 		return new FallbackRateLimiter(redis, script, configurationService, limits.redisTimeout(),
 				limits.redisRetry(), limits.replicas(), meters);
+	}
+
+	@Bean
+	LocalRateLimiter localRateLimiter(ConfigurationService configurationService, GatewayProperties properties) {
+		return new LocalRateLimiter(configurationService, properties.rateLimit().replicas());
 	}
 
 	/** Before readiness: Spring Boot reports ready only after the ApplicationReadyEvent listeners ran. */
