@@ -35,8 +35,7 @@ final class JdbcStreamFetch implements PointsFetch {
 	JdbcStreamFetch(DataSource dataSource, int fetchSize) {
 		this.dataSource = dataSource;
 		this.fetchSize = fetchSize;
-		// by name: looking the database up would take a connection at start
-		this.translator = new SQLErrorCodeSQLExceptionTranslator("MySQL");
+		this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
 	}
 
 	@Override
