@@ -15,6 +15,8 @@ PERFLAB_WITH_BENCH_TOOLS=1 scripts/install.sh >/dev/null
 secs=${1:-20}; vus=${VUS:-1000}
 out="$PERFLAB_RUN/bench/route"; mkdir -p "$out"
 [ -f services/route/target/route.jar ] || ./mvnw -q -B -pl services/route -am package -DskipTests
+# run a copy: a rebuild must not pull the jar from under the running instances
+cp services/route/target/route.jar "$out/route.jar"
 ulimit -n 65536 2>/dev/null || true
 
 # The instances trust a gateway key made for this run; the readers carry an identity token signed with it.
@@ -46,7 +48,7 @@ start_route() { # port name extra-args...
   local port=$1 name=$2; shift 2
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local \
     JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-    java -jar services/route/target/route.jar --perflab.identity.trusted.perflab-gateway="file:$ident/gateway.pem" \
+    java -jar "$out/route.jar" --perflab.identity.trusted.perflab-gateway="file:$ident/gateway.pem" \
     --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
   pids+=($!)
   until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
@@ -105,6 +107,8 @@ try:
     m = json.load(open(sys.argv[1]))['metrics']
 except (OSError, ValueError):
     print('0 0 0 0 0 0'); sys.exit()
+if 'http_req_duration' not in m:  # no request ended within the run (all still waiting when it stopped)
+    print('0 0 - - - 100'); sys.exit()
 d, f = m['http_req_duration']['values'], m['http_req_failed']['values']
 print(m['http_reqs']['values']['count'], round(m['http_reqs']['values']['rate'], 1), round(d['med']), round(d['p(95)']),
       round(d['avg']), round(f['rate'] * 100, 1))

@@ -7,6 +7,7 @@ source "$(dirname "$0")/env.sh"
 need_apt=()
 command -v mariadbd >/dev/null || [ -x /usr/sbin/mariadbd ] || need_apt+=(mariadb-server mariadb-client)
 command -v redis-server >/dev/null || need_apt+=(redis-server)
+[ -x /usr/bin/prometheus ] || need_apt+=(prometheus)   # the local stack's Prometheus (its own service stays off)
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
 command -v go >/dev/null || need_apt+=(golang-go)

@@ -8,8 +8,18 @@ cd "$PERFLAB_ROOT"
 "$PERFLAB_ROOT/scripts/install.sh" >/dev/null
 script=${1:-smoke}; shift || true
 mkdir -p "$PERFLAB_RUN/k6"
+# Every metric of this run is tagged testid=$TESTID and, when the local stack's Prometheus answers, written into it
+# (k6's remote-write output), where the k6 dashboard and scripts/verdict.sh find the run.
+export TESTID="${TESTID:-local-$(date +%Y%m%d-%H%M%S)}"
+out=()
+if curl -fs "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/-/ready" >/dev/null 2>&1; then
+  out=(--out experimental-prometheus-rw)
+  export K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
+  export K6_PROMETHEUS_RW_TREND_STATS="${K6_PROMETHEUS_RW_TREND_STATS:-p(50),p(90),p(95),p(99),max}"
+fi
+log "k6 run id (testid): $TESTID${out:+, metrics in Prometheus :$PERFLAB_PROMETHEUS_PORT}"
 run() { # script user
-  "$K6_BIN" run --no-usage-report --quiet \
+  "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
     -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKEN="$(scripts/jwt.sh token "$2" 1 3600)" \
     -e SUMMARY_DIR="$PERFLAB_RUN/k6" "${@:3}" "$1"
 }

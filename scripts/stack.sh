@@ -105,6 +105,7 @@ stores() {
 }
 
 APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$PERFLAB_MAIL_PORT send:services/send:$PERFLAB_SEND_PORT
+  route:services/route:$PERFLAB_ROUTE_PORT
   gateway:gateway:$PERFLAB_GATEWAY_PORT)
 
 start_app() { # name module port
@@ -117,6 +118,31 @@ start_app() { # name module port
   cp "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar"
   SERVER_PORT="$port" MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")" SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
     start "$name" java -jar "$PERFLAB_RUN/jars/$name.jar"
+}
+
+# Prometheus (Debian's package; its own service stays off): scrapes every app's management port with the labels the
+# chart's ServiceMonitors give in the cluster (job = the Service's name, perflab_service = the service's key), and
+# receives the k6 runs' metrics by remote write, so dashboards, alert rules and load reports read the same series
+# locally as in-cluster. The config is written at every start: a service added to APPS is scraped.
+start_prometheus() {
+  local dir="$PERFLAB_RUN/prometheus" app n m p
+  running prometheus && return 0
+  mkdir -p "$dir/data"
+  {
+    echo "# written by scripts/stack.sh"
+    echo "global: { scrape_interval: 5s, evaluation_interval: 5s }"
+    echo "scrape_configs:"
+    for app in "${APPS[@]}"; do
+      IFS=: read -r n m p <<<"$app"
+      printf '  - job_name: perflab-%s\n    metrics_path: /actuator/prometheus\n    static_configs:\n' "$n"
+      printf '      - targets: ["127.0.0.1:%s"]\n' "$(mgmt_port "$p")"
+      printf '        labels: { namespace: perflab, service: perflab-%s, pod: perflab-%s-local, container: %s, endpoint: management, perflab_service: %s }\n' "$n" "$n" "$n" "$n"
+    done
+  } >"$dir/prometheus.yml"
+  start prometheus prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
+    --storage.tsdb.retention.time=3d --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT" \
+    --web.enable-remote-write-receiver
+  wait_port prometheus "$PERFLAB_PROMETHEUS_PORT" 30
 }
 
 wait_ready() { # name port seconds
@@ -136,10 +162,13 @@ up() {
   build_jars "${modules[@]}"
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; start_app "$n" "$m" "$p"; done
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
+  start_prometheus
   log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
   log "shortener  http://127.0.0.1:$(mgmt_port "$PERFLAB_SHORTENER_PORT")/actuator/health"
   log "mail       http://127.0.0.1:$(mgmt_port "$PERFLAB_MAIL_PORT")/actuator/health"
   log "send       http://127.0.0.1:$(mgmt_port "$PERFLAB_SEND_PORT")/actuator/health"
+  log "route      http://127.0.0.1:$(mgmt_port "$PERFLAB_ROUTE_PORT")/actuator/health"
+  log "prometheus http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT   (every service scraped; k6 runs remote-write here)"
   log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
   log "token      make token USER=alice OFFICE=1"
 }
@@ -159,6 +188,7 @@ stop() { # name
 
 down() {
   local app
+  stop prometheus
   for app in "${APPS[@]}"; do stop "$(cut -d: -f1 <<<"$app")"; done
   for s in smtp mongo-wire redis mariadb; do stop "$s"; done
 }

@@ -17,8 +17,18 @@ if [ -d e2e ]; then
   MAILS=${MAILS:-20000} LINKS=${LINKS:-20} scripts/seed.sh
   log "end-to-end tests through the gateway with real JWTs"
   ./mvnw -B -ntp -Pe2e -pl e2e test
-  log "k6 smoke through the gateway (thresholds are the SLOs)"
-  scripts/load.sh smoke
+  log "k6 smoke through the gateway (thresholds are the SLOs), its metrics remote-written to the local Prometheus"
+  smoke_id="smoke-$(date +%Y%m%d-%H%M%S)"
+  TESTID=$smoke_id scripts/load.sh smoke
+  log "the run's verdict from Prometheus (every request of the run, tagged testid=$smoke_id), and a limit it must fail"
+  scripts/verdict.sh "$smoke_id" 0.01 1.0
+  if scripts/verdict.sh "$smoke_id" 0.01 0.000001 >/dev/null 2>&1; then
+    log "the verdict passed a run against a 1 µs p95 limit: it cannot fail"; exit 1
+  fi
+  log "every query of the k6 dashboard answered by Prometheus for that run"
+  scripts/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
+    --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
+    charts/perflab-loadtest/files/dashboards/k6.json
   log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
   CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
 fi

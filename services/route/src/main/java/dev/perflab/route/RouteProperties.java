@@ -15,12 +15,14 @@ import org.springframework.util.unit.DataSize;
  * row-by-row streaming, the only streaming it offers without a server-side cursor)
  * @param bodyCache the encoded, gzipped points body kept per route version
  * @param maxAge how long a client may keep a points body without asking again (a re-dispatch shows after this)
+ * @param refTtl how long a route's version is remembered between points reads (a re-dispatch shows after this)
  * @param seed the demo data {@code java -jar route.jar --perflab.route.seed.routes=N} writes
  */
 @ConfigurationProperties("perflab.route")
 public record RouteProperties(@DefaultValue("jdbc-stream") PointsFetch pointsFetch,
 		@DefaultValue("50000") int maxPoints, @DefaultValue("-2147483648") int fetchSize,
-		@DefaultValue BodyCache bodyCache, @DefaultValue("1h") Duration maxAge, @DefaultValue Seed seed) {
+		@DefaultValue BodyCache bodyCache, @DefaultValue("1h") Duration maxAge, @DefaultValue("5s") Duration refTtl,
+		@DefaultValue Seed seed) {
 
 	public enum PointsFetch {
 

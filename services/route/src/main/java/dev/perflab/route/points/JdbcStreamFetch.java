@@ -35,7 +35,8 @@ final class JdbcStreamFetch implements PointsFetch {
 	JdbcStreamFetch(DataSource dataSource, int fetchSize) {
 		this.dataSource = dataSource;
 		this.fetchSize = fetchSize;
-		this.translator = new SQLErrorCodeSQLExceptionTranslator(dataSource);
+		// by name: looking the database up would take a connection at start
+		this.translator = new SQLErrorCodeSQLExceptionTranslator("MySQL");
 	}
 
 	@Override

@@ -8,6 +8,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -30,11 +33,14 @@ public class Routes {
 
 	private final Clock clock;
 
+	private final Cache<RefKey, Ref> refs;
+
 	Routes(JdbcClient jdbc, JdbcTemplate template, RouteProperties properties) {
 		this.jdbc = jdbc;
 		this.template = template;
 		this.properties = properties;
 		this.clock = Clock.systemUTC();
+		this.refs = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(properties.refTtl()).build();
 	}
 
 	/** The version of one route of this office, the only thing a points read needs before streaming. */
@@ -87,11 +93,25 @@ public class Routes {
 				});
 	}
 
+	/**
+	 * The route's current version, remembered for {@code perflab.route.ref-ttl}: 1,000 readers of one route would
+	 * otherwise queue for pool connections just to learn a version that does not change (measured: the lookup, not
+	 * the body, capped the cached path). A route not found is not remembered, so a new route is seen at once.
+	 */
 	public Optional<Ref> ref(String office, long id) {
-		return jdbc.sql("SELECT id, version, point_count FROM route WHERE id = ? AND office = ?")
+		Ref ref = refs.getIfPresent(new RefKey(office, id));
+		if (ref != null) {
+			return Optional.of(ref);
+		}
+		Optional<Ref> found = jdbc.sql("SELECT id, version, point_count FROM route WHERE id = ? AND office = ?")
 			.params(id, office)
 			.query((rs, n) -> new Ref(rs.getLong(1), rs.getInt(2), rs.getInt(3)))
 			.optional();
+		found.ifPresent(r -> refs.put(new RefKey(office, id), r));
+		return found;
+	}
+
+	private record RefKey(String office, long id) {
 	}
 
 	Optional<RouteResponse> find(String office, long id) {

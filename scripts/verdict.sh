@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The verdict of a k6 run across everything that ran it, read from the local stack's Prometheus
+# (k6-tests/lib/verdict.js: the failed share of all requests, the worst runner's p95). In the cluster the same script
+# runs as the loadtest chart's `helm test` pod.
+#   verdict.sh TESTID [MAX_FAILED_SHARE (0.01)] [MAX_P95_SECONDS (0.5)]
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$PERFLAB_ROOT"
+"$PERFLAB_ROOT/scripts/install.sh" >/dev/null
+"$K6_BIN" run --no-usage-report --quiet --summary-mode=disabled \
+  -e PROMETHEUS_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" -e TESTID="${1:?TESTID}" \
+  -e MAX_FAILED_SHARE="${2:-0.01}" -e MAX_P95_SECONDS="${3:-0.5}" k6-tests/lib/verdict.js
