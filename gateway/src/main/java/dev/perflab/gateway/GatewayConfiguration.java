@@ -1,7 +1,5 @@
 package dev.perflab.gateway;
 
-import java.time.Clock;
-
 import io.lettuce.core.event.connection.DisconnectedEvent;
 import io.lettuce.core.resource.ClientResources;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -12,32 +10,17 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.io.ResourceLoader;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.listener.ReactiveRedisMessageListenerContainer;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 
-import dev.perflab.gateway.auth.EdgeAuthFilter;
-import dev.perflab.gateway.auth.TokenVerifier;
 import dev.perflab.gateway.edge.EdgeCache;
 import dev.perflab.gateway.edge.EdgeCacheFilter;
 import dev.perflab.gateway.edge.EdgeInvalidationListener;
 
 @Configuration(proxyBeanMethods = false)
 class GatewayConfiguration {
-
-	@Bean
-	TokenVerifier tokenVerifier(GatewayProperties properties, ResourceLoader resources) {
-		GatewayProperties.Jwt jwt = properties.jwt();
-		return new TokenVerifier(resources.getResource(jwt.publicKey()), jwt.issuer(), jwt.clockSkew(),
-				Clock.systemUTC());
-	}
-
-	@Bean
-	EdgeAuthFilter edgeAuthFilter(TokenVerifier verifier, GatewayProperties properties) {
-		return new EdgeAuthFilter(verifier, properties.publicPaths());
-	}
 
 	/**
 	 * Redirects skip the per-request HTTP server observation: on an edge-cache hit it costs more than the answer

@@ -18,9 +18,22 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**" }) List<String> publicPaths,
 		@DefaultValue EdgeCache edgeCache, @DefaultValue RateLimit rateLimit, @DefaultValue("true") boolean accessLog) {
 
+	/**
+	 * @param issuer the {@code iss} every token must carry
+	 * @param audience a value the token's {@code aud} must contain
+	 * @param jwkSetUri the identity provider's JWKS (keys by {@code kid}, refetched on an unknown one); or
+	 * @param publicKey a PEM resource with one or more RSA public keys or certificates (two while rotating)
+	 * @param types accepted {@code typ} headers (RFC 9068 access tokens say {@code at+jwt}); a token without one is
+	 * refused
+	 * @param officeClaim the claim naming the caller's office (required)
+	 * @param clockSkew tolerance on {@code exp} and {@code nbf}
+	 * @param cacheSize verified tokens remembered until they expire
+	 */
 	public record Jwt(@DefaultValue("https://perflab.local/dev") String issuer,
-			@DefaultValue("file:${PERFLAB_JWT_DIR:.run/jwt}/public.pem") String publicKey,
-			@DefaultValue("30s") Duration clockSkew) {
+			@DefaultValue("perflab") String audience, @DefaultValue("") String jwkSetUri,
+			@DefaultValue("") String publicKey, @DefaultValue({ "JWT", "at+jwt" }) List<String> types,
+			@DefaultValue("office") String officeClaim, @DefaultValue("30s") Duration clockSkew,
+			@DefaultValue("100000") long cacheSize) {
 	}
 
 	public record EdgeCache(@DefaultValue("true") boolean enabled, @DefaultValue("100000") long maxEntries,
