@@ -11,6 +11,7 @@
 #   PERFLAB_BENCH_A_JAR=path    the proxy gateway's jar (default gateway/target/gateway.jar)
 #   PERFLAB_BENCH_B_JAR=path    a second proxy gateway ("B", another build) measured in the same run, rows after A's
 #   PROXY_WARMUP=20             seconds of load on each path of a fresh proxy gateway before any row (JIT)
+#   PERFLAB_BENCH_DIRECT_HEADERS="Name: value|..."  how the direct API read names its caller (default: a signed identity)
 #   PERFLAB_BENCH_QUICK=1       only the shortener and gateway rows (an A/B of two builds or settings)
 #   WARMUP=8                    seconds of load before each row
 #   PERFLAB_BENCH_A_ENV / _B_ENV  extra "K=V ..." environment for the A / B proxy gateway (A/B a setting in one run)
@@ -218,7 +219,10 @@ run direct "redirect: shortener direct" "$direct/s/$code" ""
 [ -n "$quick" ] || run edge "redirect: gateway, edge cache hit" "$gw/s/$code" "$(cat "$PERFLAB_RUN/pids/gateway.pid" 2>/dev/null)"
 jfr_start
 run proxy "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code" "$proxy_pid"
-run apidirect "API read: shortener direct" "$direct/v1/short-links/$code" "" "X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway bench 1 shortener 3600)"
+# the direct caller's identity: a token signed like the gateway's; PERFLAB_BENCH_DIRECT_HEADERS ("Name: value|...")
+# replaces it, e.g. "X-Perflab-User: bench|X-Perflab-Office: 1" for a stack still running jars from before it
+IFS='|' read -r -a direct_headers <<<"${PERFLAB_BENCH_DIRECT_HEADERS:-X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway bench 1 shortener 3600)}"
+run apidirect "API read: shortener direct" "$direct/v1/short-links/$code" "" "${direct_headers[@]}"
 run api "API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "$proxy_pid" "Authorization: Bearer $token"
 if [ -n "${PERFLAB_BENCH_JFR:-}" ]; then
   jcmd "$proxy_pid" JFR.stop name=hop >/dev/null
