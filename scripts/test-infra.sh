@@ -50,7 +50,7 @@ step "actionlint (with shellcheck) on every workflow" "$ACTIONLINT" -no-color -s
 step "every path a workflow names exists in the repository" scripts/check-workflow-paths.py .github/workflows
 path_check_refuses() { # the check itself must fail on a workflow naming a file the repository lacks, or one outside it
   mkdir -p "$work/bad"
-  printf 'on:\n  push:\n    paths: ["nowhere/**"]\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: scripts/no-such-script.sh && cat ../shared/DESIGN.md\n' \
+  printf 'on:\n  push:\n    paths: ["nowhere/**"]\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: scripts/no-such-script.sh && cat ../outside-the-repo.txt\n' \
     >"$work/bad/bad.yml"
   local out; out="$(scripts/check-workflow-paths.py "$work/bad" || true)"
   grep -q 'nowhere/\*\* matches no file' <<<"$out" && grep -q 'no-such-script.sh does not exist' <<<"$out" \
