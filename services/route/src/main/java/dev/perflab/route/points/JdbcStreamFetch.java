@@ -8,6 +8,8 @@ import java.sql.SQLException;
 
 import javax.sql.DataSource;
 
+import com.mysql.cj.jdbc.JdbcConnection;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,8 +44,8 @@ final class JdbcStreamFetch implements PointsFetch {
 	@Override
 	public void points(long routeId, PointSink sink) throws IOException {
 		try (Connection connection = dataSource.getConnection();
-				PreparedStatement select = connection.prepareStatement(SQL, ResultSet.TYPE_FORWARD_ONLY,
-						ResultSet.CONCUR_READ_ONLY)) {
+				PreparedStatement select = connection.unwrap(JdbcConnection.class)
+					.serverPrepareStatement(SQL, ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
 			select.setFetchSize(fetchSize);
 			select.setLong(1, routeId);
 			try (ResultSet rows = select.executeQuery()) {
