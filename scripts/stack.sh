@@ -110,7 +110,13 @@ APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$P
 
 start_app() { # name module port
   local name=$1 module=$2 port=$3
-  running "$name" && return 0
+  if running "$name"; then
+    # a running app stays, unless its module was built again since it started (make test after a change, make up
+    # after a build): then the stack would answer with the old code
+    cmp -s "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar" && return 0
+    log "$name runs an older build than $module/target: restarting it"
+    stop "$name"
+  fi
   # every service reads its identity keys at start ($PERFLAB_IDENTITY_DIR; made once, kept)
   "$PERFLAB_ROOT/scripts/jwt.sh" keys
   # run a copy: a rebuild (mvnw package) must not pull the jar from under a running process

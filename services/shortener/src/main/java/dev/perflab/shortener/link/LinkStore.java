@@ -29,8 +29,9 @@ class LinkStore {
 		return mongo.findOne(byCode(code), Link.class);
 	}
 
-	boolean delete(String code, String owner) {
-		return mongo.remove(byCode(code).addCriteria(Criteria.where("owner").is(owner)), Link.class)
+	boolean delete(String code, String owner, String office) {
+		return mongo.remove(byCode(code).addCriteria(Criteria.where("owner").is(owner).and("office").is(office)),
+				Link.class)
 			.getDeletedCount() > 0;
 	}
 

@@ -113,14 +113,15 @@ class Links {
 
 	LinkResponse describe(Caller caller, String code) {
 		Link link = Base62.isCode(code) ? store.find(code) : null;
-		if (link == null || !link.owner().equals(caller.user())) {
+		// a link belongs to a user of an office: the same login in another office is someone else
+		if (link == null || !link.owner().equals(caller.user()) || !link.office().equals(caller.office())) {
 			throw unknown(code);
 		}
 		return describe(link, link.hits() + hits.pending(code));
 	}
 
 	void delete(Caller caller, String code) throws InterruptedException {
-		if (!Base62.isCode(code) || !store.delete(code, caller.user())) {
+		if (!Base62.isCode(code) || !store.delete(code, caller.user(), caller.office())) {
 			throw unknown(code);
 		}
 		cache.putMissing(code);

@@ -38,6 +38,10 @@ final class UrlPolicy {
 		if (uri.getHost() == null || uri.getHost().isBlank()) {
 			throw ProblemException.badRequest("invalid-url", "The URL has no host");
 		}
+		// https://login.corp@evil.tld/ reads as login.corp to a person and goes to evil.tld: never shortened
+		if (uri.getRawUserInfo() != null) {
+			throw ProblemException.badRequest("invalid-url", "The URL carries a user name or password (user@host)");
+		}
 		return url;
 	}
 }

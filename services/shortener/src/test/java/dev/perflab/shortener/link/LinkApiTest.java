@@ -113,6 +113,15 @@ class LinkApiTest {
 	}
 
 	@Test
+	void theSameLoginInAnotherOfficeIsSomeoneElse() {
+		String code = code(create("alice", "{\"url\":\"https://example.com/office-1\"}"));
+		assertThat(api.asOfOffice("GET", "/v1/short-links/" + code, "alice", "2").statusCode()).isEqualTo(404);
+		assertThat(api.asOfOffice("DELETE", "/v1/short-links/" + code, "alice", "2").statusCode()).isEqualTo(404);
+		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(302);
+		assertThat(api.get("/v1/short-links/" + code, "alice").statusCode()).isEqualTo(200);
+	}
+
+	@Test
 	void aDeletedLinkStopsRedirectingAtOnce() {
 		String code = code(create("alice", "{\"url\":\"https://example.com/del\"}"));
 		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(302);
@@ -160,7 +169,8 @@ class LinkApiTest {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "file:///etc/passwd",
-			"ftp://example.com/x", "https://", "not a url", "//example.com/x", "http://exa mple.com" })
+			"ftp://example.com/x", "https://", "not a url", "//example.com/x", "http://exa mple.com",
+			"https://login.corp@evil.example/", "https://user:secret@example.com/x", "https://%40@example.com/" })
 	void rejectsUrlsThatAreNotHttp(String url) {
 		assertRefused(create("alice", "{\"url\":" + JSON.writeValueAsString(url) + "}"), 400);
 	}

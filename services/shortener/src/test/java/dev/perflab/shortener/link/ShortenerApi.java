@@ -37,6 +37,13 @@ record ShortenerApi(int port) {
 		return send(headers.length == 0 ? request : request.headers(headers));
 	}
 
+	/** A call as the same login in another office: someone else. */
+	HttpResponse<String> asOfOffice(String method, String path, String user, String office) {
+		return send(HttpRequest.newBuilder(uri(path))
+			.method(method, HttpRequest.BodyPublishers.noBody())
+			.header(Identity.HEADER, TestIdentity.user(user, office, "shortener")));
+	}
+
 	private static HttpRequest.Builder as(String user, HttpRequest.Builder request) {
 		return user == null ? request : request.header(Identity.HEADER, TestIdentity.user(user, "1", "shortener"));
 	}
