@@ -19,28 +19,8 @@ out="$PERFLAB_RUN/bench/route"; mkdir -p "$out"
 cp services/route/target/route.jar "$out/route.jar"
 ulimit -n 65536 2>/dev/null || true
 
-# The instances trust a gateway key made for this run; the readers carry an identity token signed with it.
-ident="$out/identity"; mkdir -p "$ident"
-[ -f "$ident/gateway.key" ] || openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$ident/gateway.key" 2>/dev/null
-openssl pkey -in "$ident/gateway.key" -pubout -out "$ident/gateway.pem"
-identity=$(python3 - "$ident/gateway.key" <<'PY'
-import base64, hashlib, json, sys, time
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import padding
-key = serialization.load_pem_private_key(open(sys.argv[1], 'rb').read(), None)
-b64 = lambda b: base64.urlsafe_b64encode(b).rstrip(b'=').decode()
-num = lambda n: b64(n.to_bytes((n.bit_length() + 7) // 8, 'big'))
-pub = key.public_key().public_numbers()
-jwk = json.dumps({'e': num(pub.e), 'kty': 'RSA', 'n': num(pub.n)}, separators=(',', ':'))
-kid = b64(hashlib.sha256(jwk.encode()).digest())  # RFC 7638 thumbprint, as IdentityKeys.kid
-now = int(time.time())
-header = b64(json.dumps({'alg': 'RS256', 'typ': 'perflab-identity+jwt', 'kid': kid}).encode())
-claims = b64(json.dumps({'iss': 'perflab-gateway', 'sub': 'bench', 'aud': ['route'], 'office': '1',
-                         'iat': now, 'exp': now + 3600}).encode())
-signature = key.sign(f'{header}.{claims}'.encode(), padding.PKCS1v15(), hashes.SHA256())
-print(f'{header}.{claims}.{b64(signature)}')
-PY
-)
+# Readers call the instances directly, as the gateway would: a user identity signed with the dev gateway key
+identity=$(scripts/jwt.sh identity perflab-gateway bench 1 route 3600)
 
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
@@ -48,8 +28,7 @@ start_route() { # port name extra-args...
   local port=$1 name=$2; shift 2
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local \
     JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-    java -jar "$out/route.jar" --perflab.identity.trusted.perflab-gateway="file:$ident/gateway.pem" \
-    --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
+    java -jar "$out/route.jar" --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
   pids+=($!)
   until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
     kill -0 "${pids[-1]}" 2>/dev/null || { echo "route ($name) failed to start, see $out/route-$name.log"; exit 1; }
