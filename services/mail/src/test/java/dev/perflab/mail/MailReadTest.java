@@ -78,6 +78,49 @@ class MailReadTest extends MailServiceTest {
 	}
 
 	@Test
+	void manyRangesAreServedAsTheOneRangeSpanningThem() throws Exception {
+		long no = visibleMail("large-22m");
+		byte[] file = Files.readAllBytes(Path.of("target/mail-storage-test/seed/large-22m.eml"));
+		// 50 ranges: served part by part, each would reopen the 22 MB stream and re-decode it up to its offset
+		StringBuilder ranges = new StringBuilder("bytes=");
+		for (int i = 0; i < 50; i++) {
+			ranges.append(i == 0 ? "" : ",").append(i * 1000).append('-').append(i * 1000 + 9);
+		}
+		HttpResponse<byte[]> response = api.bytes(api.as("alice", "/v2/mails/" + no + "/eml").header("Range", "bytes=5000-5099,100-199").GET());
+		assertThat(response.statusCode()).isEqualTo(206);
+		assertThat(response.headers().firstValue("Content-Range")).hasValue("bytes 100-5099/" + file.length);
+		byte[] expected = new byte[5000];
+		System.arraycopy(file, 100, expected, 0, 5000);
+		assertThat(response.body()).isEqualTo(expected);
+		HttpResponse<byte[]> many = api.bytes(api.as("alice", "/v2/mails/" + no + "/eml").header("Range", ranges.toString()).GET());
+		assertThat(many.statusCode()).isEqualTo(206);
+		assertThat(many.headers().firstValue("Content-Range")).hasValue("bytes 0-49009/" + file.length);
+		assertThat(many.headers().firstValue("Content-Type")).hasValue("message/rfc822");
+		// more ranges than Spring parses (100): not a Range this server understands, so the whole mail (RFC 9110)
+		HttpResponse<byte[]> tooMany = api.bytes(api.as("alice", "/v2/mails/" + no + "/eml")
+			.header("Range", ranges + "," + ranges.substring(6) + "," + ranges.substring(6) + ",1-2").GET());
+		assertThat(tooMany.statusCode()).isEqualTo(200);
+		assertThat(tooMany.body()).hasSize(file.length);
+	}
+
+	@Test
+	void aRangePastTheEndIsA416ProblemAndEveryAnswerSaysNosniff() {
+		long no = visibleMail("large-22m");
+		for (String path : List.of("/eml", "/attachments/0")) {
+			HttpResponse<String> response = api.send(api.as("alice", "/v2/mails/" + no + path).header("Range", "bytes=999999999-").GET());
+			assertThat(response.statusCode()).as(path).isEqualTo(416);
+			assertThat(response.headers().firstValue("Content-Type")).as(path).hasValue("application/problem+json");
+			assertThat(response.headers().firstValue("Content-Range").orElseThrow()).as(path).startsWith("bytes */");
+			assertThat(MailApi.json(response).get("type")).isEqualTo("https://perflab.dev/problems/range-not-satisfiable");
+			for (String range : new String[] { null, "bytes=0-9" }) {
+				var request = api.as("alice", "/v2/mails/" + no + path);
+				HttpResponse<byte[]> ok = api.bytes((range == null ? request : request.header("Range", range)).GET());
+				assertThat(ok.headers().firstValue("X-Content-Type-Options")).as(path + " " + range).hasValue("nosniff");
+			}
+		}
+	}
+
+	@Test
 	void anotherUsersMailEmlAndAttachmentsAreNotFound() {
 		long no = visibleMail("large-22m");
 		for (String path : List.of("", "/eml", "/attachments/0")) {
