@@ -27,6 +27,7 @@ if [ "$script" = smoke ]; then
   run k6-tests/shortener/smoke.js k6-load "$@"
   run k6-tests/mail/smoke.js alice "$@"   # alice: a seeded mail account (make seed)
   run k6-tests/mail/send.js alice -e VUS=5 -e DURATION=10s -e SUMMARY_NAME=mail-send-smoke "$@"
+  run k6-tests/route/smoke.js alice "$@"
 else
   run "$script" "${K6_USER:-alice}" "$@"
 fi
