@@ -40,8 +40,8 @@ token() {
   keys
   now=$(date +%s)
   header=$(printf '{"alg":"RS256","typ":"JWT","kid":"perflab-dev"}' | b64url)
-  payload=$(printf '{"iss":"%s","sub":"%s","office":"%s","iat":%d,"exp":%d}' \
-    "$PERFLAB_JWT_ISSUER" "$user" "$office" "$now" $((now + ttl)) | b64url)
+  payload=$(printf '{"iss":"%s","aud":"%s","sub":"%s","office":"%s","iat":%d,"exp":%d}' \
+    "$PERFLAB_JWT_ISSUER" "${PERFLAB_JWT_AUDIENCE:-perflab}" "$user" "$office" "$now" $((now + ttl)) | b64url)
   sig=$(printf '%s.%s' "$header" "$payload" | openssl dgst -sha256 -sign "$PERFLAB_JWT_DIR/private.pem" -binary | b64url)
   printf '%s.%s.%s\n' "$header" "$payload" "$sig"
 }
