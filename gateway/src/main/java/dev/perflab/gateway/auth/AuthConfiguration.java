@@ -39,6 +39,10 @@ class AuthConfiguration {
 
 	@Bean
 	IdentitySigner gatewayIdentitySigner(IdentitySigning settings, ResourceLoader resources) {
+		if (settings.signingKey().isBlank()) {
+			throw new IllegalStateException("perflab.identity.signing-key is not set: the PEM of the RSA key the gateway "
+					+ "signs the services' identity tokens with (scripts/jwt.sh keys makes a dev one; the chart mounts it)");
+		}
 		return new IdentitySigner(settings.issuer(), IdentityKeys.privateKey(resources.getResource(settings.signingKey())),
 				settings.ttl(), Clock.systemUTC());
 	}
@@ -51,12 +55,13 @@ class AuthConfiguration {
 	/**
 	 * The identity the gateway hands each service (see {@code dev.perflab.identity}).
 	 * @param issuer the {@code iss} of the gateway's identity tokens; services trust it by this name
-	 * @param signingKey PEM resource of the gateway's RSA private key (PKCS#8 or PKCS#1)
+	 * @param signingKey PEM resource of the gateway's RSA private key (PKCS#8 or PKCS#1); application.yaml points
+	 * it at the dev key under PERFLAB_IDENTITY_DIR
 	 * @param ttl lifetime of an identity token
 	 */
 	@ConfigurationProperties("perflab.identity")
 	record IdentitySigning(@DefaultValue("perflab-gateway") String issuer,
-			@DefaultValue("file:${PERFLAB_IDENTITY_DIR:.run/jwt/identity}/gateway.key") String signingKey,
+			@DefaultValue("") String signingKey,
 			@DefaultValue("60s") Duration ttl) {
 	}
 }
