@@ -136,4 +136,18 @@ class GatewayTest extends GatewayTestSupport {
 		assertThat(write.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		assertThat(UPSTREAM.hits("POST v1/short-links/" + other)).as("a write is sent once").isEqualTo(1);
 	}
+
+	@Test
+	void aConnectionTheServiceResetsIsA503ProblemNotA500() {
+		String token = Tokens.valid(user(), "1");
+		for (int i = 0; i < 5; i++) {
+			String code = "reset-" + UUID.randomUUID();
+			HttpResponse<String> write = send(request("/v1/short-links/" + code).header("Authorization", "Bearer " + token)
+				.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
+			assertThat(write.statusCode()).as(write.body()).isEqualTo(503);
+			assertThat(write.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+			assertThat(write.body()).contains("upstream-unavailable");
+			assertThat(UPSTREAM.hits("POST v1/short-links/" + code)).as("a write is sent once").isEqualTo(1);
+		}
+	}
 }

@@ -58,6 +58,15 @@ final class Upstream {
 					.send());
 			})
 			// a pod shutting down: the first request on a path closes the connection without an answer
+			// a pod killed mid-request: the connection is reset (RST, SO_LINGER 0), not closed
+			.route(r -> r.uri().contains("/reset-"), (request, response) -> {
+				hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger()).incrementAndGet();
+				request.withConnection(connection -> {
+					connection.channel().config().setOption(io.netty.channel.ChannelOption.SO_LINGER, 0);
+					connection.channel().close();
+				});
+				return Mono.never();
+			})
 			.route(r -> r.uri().contains("/close-once-"), (request, response) -> {
 				int n = hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger())
 					.incrementAndGet();

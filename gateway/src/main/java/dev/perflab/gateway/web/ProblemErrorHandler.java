@@ -45,13 +45,24 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 					"The service did not answer in time", path);
 		}
 		if (causedBy(ex, ConnectException.class) || causedBy(ex, io.netty.channel.ConnectTimeoutException.class)
-				|| causedBy(ex, UnknownHostException.class) || causedBy(ex, PrematureCloseException.class)) {
+				|| causedBy(ex, UnknownHostException.class) || causedBy(ex, PrematureCloseException.class)
+				|| resetByService(ex)) {
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);
 		}
 		log.error("unexpected gateway failure on {}", path, ex);
 		return Problems.write(exchange.getResponse(), HttpStatus.INTERNAL_SERVER_ERROR, "internal",
 				"The gateway failed to answer; retry later", path);
+	}
+
+	/** The service's side reset the connection (a pod killed mid-request): the JDK's or Netty's native transport's. */
+	private static boolean resetByService(Throwable ex) {
+		for (Throwable t = ex; t != null; t = t.getCause()) {
+			if (t instanceof java.io.IOException && t.getMessage() != null && t.getMessage().contains("Connection reset")) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {
