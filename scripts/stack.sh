@@ -51,7 +51,7 @@ start_mariadb() {
     --innodb-flush-log-at-trx-commit=1 --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci
   wait_port mariadb "$PERFLAB_MYSQL_PORT" 60
   local db
-  for db in perflab_test perflab_mail perflab_mail_test perflab_send perflab_send_test perflab_route perflab_route_test; do
+  for db in perflab_test perflab_mail perflab_mail_test perflab_send perflab_send_test perflab_route perflab_route_test perflab_notifier perflab_notifier_test; do
     mysql_root -e "CREATE DATABASE IF NOT EXISTS $db; CREATE USER IF NOT EXISTS 'perflab'@'127.0.0.1' IDENTIFIED BY 'perflab';
       GRANT ALL ON \`perflab\\_%\`.* TO 'perflab'@'127.0.0.1';"
   done
