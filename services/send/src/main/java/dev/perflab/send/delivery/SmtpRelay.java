@@ -9,29 +9,26 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Properties;
 import java.util.Set;
 
 import jakarta.mail.Address;
 import jakarta.mail.MessagingException;
 import jakarta.mail.SendFailedException;
-import jakarta.mail.Session;
-import jakarta.mail.Transport;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
-import org.eclipse.angus.mail.smtp.SMTPTransport;
 
 import org.springframework.stereotype.Component;
 
+import dev.perflab.platform.smtp.SmtpClient;
 import dev.perflab.send.SendProperties;
 import dev.perflab.send.delivery.Job.Recipient;
 import dev.perflab.send.delivery.Outcome.Result;
 
 /**
- * One SMTP transaction per call, to the configured relay. Replies are sorted into delivered, failed for good (5xx)
- * and retry later (4xx, timeouts, refused connections). The Message-ID is fixed per (mail, unit), so a message
+ * One SMTP transaction per call, to the configured relay through the project's {@link SmtpClient}. Replies are
+ * sorted into delivered, failed for good (5xx) and retry later (4xx, timeouts, refused connections). The Message-ID is fixed per (mail, unit), so a message
  * sent again after a crash between the relay's 250 and our commit is recognisably the same message.
  */
 @Component
@@ -40,22 +37,14 @@ class SmtpRelay {
 	/** the reply recorded when the relay said nothing (refused connection, timeout) */
 	private static final String NO_REPLY = "no reply: ";
 
-	private final Session session;
+	private final SmtpClient smtp;
 
 	private final String receiptBaseUrl;
 
 	SmtpRelay(SendProperties properties) {
 		SendProperties.Smtp smtp = properties.smtp();
-		Properties props = new Properties();
-		props.put("mail.smtp.host", smtp.host());
-		props.put("mail.smtp.port", String.valueOf(smtp.port()));
-		props.put("mail.smtp.connectiontimeout", String.valueOf(smtp.connectTimeout().toMillis()));
-		props.put("mail.smtp.timeout", String.valueOf(smtp.timeout().toMillis()));
-		props.put("mail.smtp.writetimeout", String.valueOf(smtp.timeout().toMillis()));
-		props.put("mail.smtp.localhost", smtp.heloName());
-		// deliver to the recipients the relay accepts even when it refuses some (their failure is recorded per address)
-		props.put("mail.smtp.sendpartial", "true");
-		this.session = Session.getInstance(props);
+		this.smtp = new SmtpClient(new SmtpClient.Settings(smtp.host(), smtp.port(), smtp.connectTimeout(),
+				smtp.timeout(), smtp.heloName()));
 		this.receiptBaseUrl = properties.receiptBaseUrl().replaceAll("/+$", "");
 	}
 
@@ -63,7 +52,7 @@ class SmtpRelay {
 		String messageId = messageId(job, unit);
 		String receiptUrl = job.certKey() == null ? null : receiptUrl(job, unit.getFirst().email());
 		try {
-			MimeMessage message = new MimeMessage(session, new ByteArrayInputStream(job.eml()));
+			MimeMessage message = new MimeMessage(smtp.session(), new ByteArrayInputStream(job.eml()));
 			message.setHeader("Message-ID", messageId);
 			message.setHeader("X-Perflab-Mail", String.valueOf(job.mailNo()));
 			if (receiptUrl != null) {
@@ -73,12 +62,8 @@ class SmtpRelay {
 			for (int i = 0; i < envelope.length; i++) {
 				envelope[i] = new InternetAddress(unit.get(i).email(), false);
 			}
-			try (Transport transport = session.getTransport("smtp")) {
-				transport.connect();
-				transport.sendMessage(message, envelope);
-				String reply = reply(transport);
-				return all(unit, Result.DELIVERED, reply, messageId, receiptUrl);
-			}
+			String reply = trim(smtp.send(message, envelope));
+			return all(unit, Result.DELIVERED, reply, messageId, receiptUrl);
 		}
 		catch (SMTPSendFailedException e) {
 			// MAIL FROM or DATA refused: the whole unit shares that fate (partial RCPT refusals arrive here too)
@@ -141,10 +126,6 @@ class SmtpRelay {
 	private static List<Outcome> all(List<Recipient> unit, Result result, String reply, String messageId,
 			String receiptUrl) {
 		return unit.stream().map(r -> new Outcome(r.email(), result, reply, messageId, receiptUrl)).toList();
-	}
-
-	private static String reply(Transport transport) {
-		return transport instanceof SMTPTransport smtp ? trim(smtp.getLastServerResponse()) : "250";
 	}
 
 	private String receiptUrl(Job job, String email) {
