@@ -9,14 +9,9 @@ export PERFLAB_MYSQL_PORT="${PERFLAB_MYSQL_PORT:-13306}"
 export PERFLAB_REDIS_PORT="${PERFLAB_REDIS_PORT:-16379}"
 export PERFLAB_MONGO_PORT="${PERFLAB_MONGO_PORT:-17017}"
 export PERFLAB_GATEWAY_PORT="${PERFLAB_GATEWAY_PORT:-8080}"
-export PERFLAB_SHORTENER_PORT="${PERFLAB_SHORTENER_PORT:-8084}"
-export PERFLAB_MAIL_PORT="${PERFLAB_MAIL_PORT:-8081}"
-export PERFLAB_SEND_PORT="${PERFLAB_SEND_PORT:-8082}"
-export PERFLAB_ROUTE_PORT="${PERFLAB_ROUTE_PORT:-8083}"
 export PERFLAB_SMTP_PORT="${PERFLAB_SMTP_PORT:-13025}"
 export PERFLAB_SMTP_API_PORT="${PERFLAB_SMTP_API_PORT:-18025}"
 export PERFLAB_PROMETHEUS_PORT="${PERFLAB_PROMETHEUS_PORT:-19090}"
-export PERFLAB_MAIL_STORAGE="${PERFLAB_MAIL_STORAGE:-$PERFLAB_RUN/mail-storage}"
 
 export PERFLAB_MONGO_URI="${PERFLAB_MONGO_URI:-mongodb://127.0.0.1:$PERFLAB_MONGO_PORT}"
 export PERFLAB_JWT_ISSUER="${PERFLAB_JWT_ISSUER:-https://perflab.local/dev}"
@@ -24,16 +19,37 @@ export PERFLAB_JWT_DIR="${PERFLAB_JWT_DIR:-$PERFLAB_RUN/jwt}"
 # service identity keys (scripts/jwt.sh keys): <signer>.key signs X-Perflab-Identity tokens, <signer>.pem is trusted
 export PERFLAB_IDENTITY_DIR="${PERFLAB_IDENTITY_DIR:-$PERFLAB_JWT_DIR/identity}"
 
-# how the processes find each other (each is read only by the service it names)
-export PERFLAB_GATEWAY_SERVICES_SHORTENER="${PERFLAB_GATEWAY_SERVICES_SHORTENER:-http://127.0.0.1:$PERFLAB_SHORTENER_PORT}"
-export PERFLAB_GATEWAY_SERVICES_MAIL="${PERFLAB_GATEWAY_SERVICES_MAIL:-http://127.0.0.1:$PERFLAB_MAIL_PORT}"
-export PERFLAB_GATEWAY_SERVICES_SEND="${PERFLAB_GATEWAY_SERVICES_SEND:-http://127.0.0.1:$PERFLAB_SEND_PORT}"
-export PERFLAB_GATEWAY_SERVICES_ROUTE="${PERFLAB_GATEWAY_SERVICES_ROUTE:-http://127.0.0.1:$PERFLAB_ROUTE_PORT}"
 # the routes the gateway reads at start, one file per service (the chart renders them from services.<key>.routes)
 export PERFLAB_GATEWAY_ROUTES_DIR="${PERFLAB_GATEWAY_ROUTES_DIR:-$PERFLAB_ROOT/config/gateway/routes}"
-export PERFLAB_MAIL_RELAY_SENDURL="${PERFLAB_MAIL_RELAY_SENDURL:-http://127.0.0.1:$PERFLAB_SEND_PORT}"
-export PERFLAB_SEND_SMTP_PORT="${PERFLAB_SEND_SMTP_PORT:-$PERFLAB_SMTP_PORT}"
-export PERFLAB_SEND_RECEIPT_BASE_URL="${PERFLAB_SEND_RECEIPT_BASE_URL:-http://127.0.0.1:$PERFLAB_GATEWAY_PORT}"
+
+# The services: every services/<name>/service.env (its fields are explained in services/shortener/service.env).
+# From them: PERFLAB_SERVICES (the names), PERFLAB_<NAME>_PORT, the gateway's PERFLAB_GATEWAY_SERVICES_<NAME>, and
+# each service's env lines; a setting exported before wins.
+service_conf() { # name field: the field's value, the file sourced in a subshell so ${...} in it see these settings
+  (
+    # shellcheck disable=SC2034
+    port="" databases="" smoke="" seed="" env=""
+    # shellcheck disable=SC1090
+    source "$PERFLAB_ROOT/services/$1/service.env"
+    printf '%s' "${!2}"
+  )
+}
+service_var() { local n=${1^^}; echo "PERFLAB_${n//-/_}_$2"; }
+PERFLAB_SERVICES=()
+for _f in "$PERFLAB_ROOT"/services/*/service.env; do
+  _n=$(basename "$(dirname "$_f")")
+  PERFLAB_SERVICES+=("$_n")
+  # the port is read, not sourced: the other fields may name any service's port
+  _v=$(service_var "$_n" PORT); export "$_v=${!_v:-$(sed -n 's/^port=\([0-9]*\).*/\1/p' "$_f")}"
+  _u=$(service_var gateway "SERVICES_${_n^^}"); export "$_u=${!_u:-http://127.0.0.1:${!_v}}"
+done
+for _n in "${PERFLAB_SERVICES[@]}"; do
+  while IFS= read -r _line; do
+    [ -n "$_line" ] || continue
+    _v=${_line%%=*}; export "$_v=${!_v:-${_line#*=}}"
+  done <<<"$(service_conf "$_n" env)"
+done
+unset _f _n _v _u _line
 
 # the local SMTP relay: GreenMail standalone from Maven Central (SMTP + a REST API to count what arrived)
 export GREENMAIL_VERSION="${GREENMAIL_VERSION:-2.1.8}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs a k6 script through the gateway of the running local stack with a fresh dev token.
-#   load.sh smoke            the smoke of every service: k6-tests/<service>/smoke.js (what `make load` and `make test` run)
+#   load.sh smoke            the smoke of every service (the smoke lines of services/*/service.env; make load, make test)
 #   load.sh <path.js> [...]  any script, extra k6 arguments passed on
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -24,10 +24,14 @@ run() { # script user
     -e SUMMARY_DIR="$PERFLAB_RUN/k6" "${@:3}" "$1"
 }
 if [ "$script" = smoke ]; then
-  run k6-tests/shortener/smoke.js k6-load "$@"
-  run k6-tests/mail/smoke.js alice "$@"   # alice: a seeded mail account (make seed)
-  run k6-tests/mail/send.js alice -e VUS=5 -e DURATION=10s -e SUMMARY_NAME=mail-send-smoke "$@"
-  run k6-tests/route/smoke.js alice "$@"
+  # each service's smoke lines (services/<name>/service.env: "<script> <user> [k6 args]"; alice is a seeded user)
+  for n in "${PERFLAB_SERVICES[@]}"; do
+    while read -r js user args; do
+      [ -n "$js" ] || continue
+      read -ra extra <<<"$args"
+      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null
+    done <<<"$(service_conf "$n" smoke)"
+  done
 else
   run "$script" "${K6_USER:-alice}" "$@"
 fi

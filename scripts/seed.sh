@@ -1,37 +1,28 @@
 #!/usr/bin/env bash
-# Deterministic demo data (fixed seeds), idempotent:
-#   mail:      MAILS mails (default 20000; the benchmarks use 1000000) with 4 KB / 712 KB / 22 MB EML files,
-#              2 offices x 10 users (alice and bob in office 1), some mailboxes locked
-#   shortener: LINKS short links (default 50) owned by "demo", created through the gateway
-#   route:     ROUTES routes (default 20) of 15,000-20,000 points each (office 1), deterministic per route number
+# Deterministic demo data (fixed seeds), idempotent: every service whose services/<name>/service.env has a `seed`
+# line runs its jar once with those arguments and no web server (mail: MAILS mails, route: ROUTES routes, ...; the
+# sizes and defaults are in those files), then the shortener's LINKS short links (default 50, owner "demo") are
+# created through the gateway.
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
-# without MAILS, an existing mail seed of any size is kept (make up must not undo `make seed MAILS=1000000`)
-keep_existing=false
-[ -n "${MAILS:-}" ] || keep_existing=true
-MAILS=${MAILS:-20000}
 LINKS=${LINKS:-${SCALE:-50}}
-
-log "mail data: $([ "$keep_existing" = true ] && echo "an existing seed is kept, else " )$MAILS mails into perflab_mail, EML files in $PERFLAB_MAIL_STORAGE"
-[ -f services/mail/target/mail.jar ] || ./mvnw -q -B -pl services/mail -am package -DskipTests
 mkdir -p "$PERFLAB_RUN/logs"
-if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/mail/target/mail.jar --spring.main.web-application-type=none \
-  --perflab.mail.seed.mails="$MAILS" --perflab.mail.seed.keep-existing="$keep_existing" --perflab.mail.relay.enabled=false \
-  --perflab.mail.storage="$PERFLAB_MAIL_STORAGE" --logging.structured.format.console= >"$PERFLAB_RUN/logs/seed-mail.log" 2>&1; then
-  log "mail seed failed; last lines of $PERFLAB_RUN/logs/seed-mail.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-mail.log" >&2; exit 1
-fi
-grep -E 'Seeder' "$PERFLAB_RUN/logs/seed-mail.log" | sed -E 's/^.*Seeder *: //' >&2 || log "mail seed present, kept (MAILS=n reseeds)"
 
-# route: ROUTES routes of 15-20k points each into perflab_route (office 1); routes already seeded are kept
-ROUTES=${ROUTES:-20}
-log "route data: $ROUTES routes of 15,000-20,000 points into perflab_route"
-[ -f services/route/target/route.jar ] || ./mvnw -q -B -pl services/route -am package -DskipTests
-if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar services/route/target/route.jar --spring.main.web-application-type=none \
-  --perflab.route.seed.routes="$ROUTES" --logging.structured.format.console= 2>&1 | tee "$PERFLAB_RUN/logs/seed-route.log" \
-  | grep --line-buffered -E 'Seeder' | sed -u -E 's/^.*Seeder *: //' >&2; then
-  log "route seed failed; last lines of $PERFLAB_RUN/logs/seed-route.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-route.log" >&2; exit 1
-fi
+for n in "${PERFLAB_SERVICES[@]}"; do
+  args=$(service_conf "$n" seed)
+  [ -n "$args" ] || continue
+  read -ra args <<<"$(tr '\n' ' ' <<<"$args")"
+  log "$n data: ${args[*]}"
+  jar="services/$n/target/$n.jar"
+  [ -f "$jar" ] || ./mvnw -q -B -pl "services/$n" -am package -DskipTests
+  # the seeders log their progress through a logger named Seeder: shown here, the rest kept in the log file
+  if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar "$jar" --spring.main.web-application-type=none \
+    "${args[@]}" --logging.structured.format.console= 2>&1 | tee "$PERFLAB_RUN/logs/seed-$n.log" \
+    | { grep --line-buffered -E 'Seeder' || true; } | sed -u -E 's/^.*Seeder *: //' >&2; then
+    log "$n seed failed; last lines of $PERFLAB_RUN/logs/seed-$n.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-$n.log" >&2; exit 1
+  fi
+done
 
 out="$PERFLAB_RUN/seed/shortener.tsv"
 mkdir -p "$(dirname "$out")"

@@ -50,8 +50,9 @@ start_mariadb() {
     --skip-name-resolve --max-connections=600 --innodb-buffer-pool-size=512M \
     --innodb-flush-log-at-trx-commit=1 --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci
   wait_port mariadb "$PERFLAB_MYSQL_PORT" 60
-  local db
-  for db in perflab_test perflab_mail perflab_mail_test perflab_send perflab_send_test perflab_route perflab_route_test perflab_notifier perflab_notifier_test; do
+  local db n dbs=(perflab_test)
+  for n in "${PERFLAB_SERVICES[@]}"; do read -ra db <<<"$(service_conf "$n" databases)"; dbs+=("${db[@]}"); done
+  for db in "${dbs[@]}"; do
     mysql_root -e "CREATE DATABASE IF NOT EXISTS $db; CREATE USER IF NOT EXISTS 'perflab'@'127.0.0.1' IDENTIFIED BY 'perflab';
       GRANT ALL ON \`perflab\\_%\`.* TO 'perflab'@'127.0.0.1';"
   done
@@ -104,9 +105,10 @@ stores() {
   log "stores up: MariaDB 127.0.0.1:$PERFLAB_MYSQL_PORT, Redis 127.0.0.1:$PERFLAB_REDIS_PORT, MongoDB-wire 127.0.0.1:$PERFLAB_MONGO_PORT, SMTP 127.0.0.1:$PERFLAB_SMTP_PORT (API :$PERFLAB_SMTP_API_PORT)"
 }
 
-APPS=(shortener:services/shortener:$PERFLAB_SHORTENER_PORT mail:services/mail:$PERFLAB_MAIL_PORT send:services/send:$PERFLAB_SEND_PORT
-  route:services/route:$PERFLAB_ROUTE_PORT
-  gateway:gateway:$PERFLAB_GATEWAY_PORT)
+# name:module:port, the gateway last (its warm-up calls the services); the services are scripts/env.sh's list
+APPS=()
+for n in "${PERFLAB_SERVICES[@]}"; do v=$(service_var "$n" PORT); APPS+=("$n:services/$n:${!v}"); done
+APPS+=("gateway:gateway:$PERFLAB_GATEWAY_PORT")
 
 start_app() { # name module port
   local name=$1 module=$2 port=$3
@@ -170,10 +172,10 @@ up() {
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
   start_prometheus
   log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
-  log "shortener  http://127.0.0.1:$(mgmt_port "$PERFLAB_SHORTENER_PORT")/actuator/health"
-  log "mail       http://127.0.0.1:$(mgmt_port "$PERFLAB_MAIL_PORT")/actuator/health"
-  log "send       http://127.0.0.1:$(mgmt_port "$PERFLAB_SEND_PORT")/actuator/health"
-  log "route      http://127.0.0.1:$(mgmt_port "$PERFLAB_ROUTE_PORT")/actuator/health"
+  for app in "${APPS[@]}"; do
+    IFS=: read -r n m p <<<"$app"
+    [ "$n" = gateway ] || log "$(printf '%-10s' "$n") http://127.0.0.1:$(mgmt_port "$p")/actuator/health"
+  done
   log "prometheus http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT   (every service scraped; k6 runs remote-write here)"
   log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
   log "token      make token USER=alice OFFICE=1"

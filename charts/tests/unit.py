@@ -258,11 +258,12 @@ def a_new_service_is_a_values_block_only():
 # --- mail and send (seed 000) ----------------------------------------------------------------------------------------
 
 @test
-def mail_gets_mysql_its_three_lab_switches_and_a_pool_of_ten():
+def mail_gets_mysql_its_three_lab_switches_and_its_own_pool_default():
     docs = render()
     e = env(docs, "mail")
     assert e["PERFLAB_MYSQL_HOST"] == "t-perflab-mysql" and e["PERFLAB_MAIL_DB"] == "perflab_mail", e
-    assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "10"
+    # the pool size is stated once, in the service's application.yaml; the chart only overrides on request
+    assert not [k for k in e if k.startswith("SPRING_DATASOURCE_HIKARI_")], e
     assert (e["PERFLAB_MAIL_LISTCOUNT"], e["PERFLAB_MAIL_EMLREAD"], e["PERFLAB_MAIL_SENDHANDOFF"]) == \
         ("not-exists", "streaming", "outbox"), e
     flipped = env(render(values=(str(CHART / "ci" / "lab-flipped-values.yaml"),)), "mail")
@@ -359,7 +360,7 @@ def send_gets_mysql_and_the_smtp_relay_mailpit_or_external():
     docs = render()
     e = env(docs, "send")
     assert e["PERFLAB_MYSQL_HOST"] == "t-perflab-mysql" and e["PERFLAB_SEND_DB"] == "perflab_send", e
-    assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "10"
+    assert not [k for k in e if k.startswith("SPRING_DATASOURCE_HIKARI_")], e
     assert e["PERFLAB_SEND_SMTP_HOST"] == "t-perflab-smtp" and e["PERFLAB_SEND_SMTP_PORT"] == "1025", e
     assert not any(k.startswith("SPRING_MAIL") for k in e)
     assert not [k for k in e if k.startswith("PERFLAB_SEND_") and k not in
@@ -863,7 +864,7 @@ def seed_job_runs_the_mail_image_as_its_seeder_on_mails_database_and_eml_volume(
     # mail's store env, built by the same template as the Deployment's
     mail = env(docs, "mail")
     for k in ["PERFLAB_MYSQL_HOST", "PERFLAB_MYSQL_PORT", "PERFLAB_MYSQL_USER", "PERFLAB_MYSQL_PASSWORD", "PERFLAB_MAIL_DB",
-              "SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE", "PERFLAB_MAIL_STORAGE"]:
+              "PERFLAB_MAIL_STORAGE"]:
         assert e[k] == mail[k], (k, e[k], mail[k])
     assert "PERFLAB_MAIL_SEED_MAILS" not in mail  # the service itself never seeds
     # the EML claim, mounted where PERFLAB_MAIL_STORAGE points
@@ -1083,7 +1084,7 @@ def loadtest_results_go_to_prometheus_with_a_dashboard_and_a_verdict_across_runn
     assert items == [{"key": "lib__verdict.js", "path": "lib/verdict.js"}], items
 
 
-# --- gateway routes from each service's values --------------------------------------------------------------------
+# --- gateway routes: each service's file, or its values override ------------------------------------------------
 
 def gateway_routes(docs):
     data = one(docs, "ConfigMap", "t-perflab-gateway-routes")["data"] or {}
@@ -1091,16 +1092,15 @@ def gateway_routes(docs):
 
 
 @test
-def gateway_routes_are_each_services_values_and_equal_the_repository_files():
+def gateway_routes_are_the_repository_files_of_the_enabled_services():
     services = yaml.safe_load((CHART / "values.yaml").read_text())["services"]
     files = {f.stem: yaml.safe_load(f.read_text())["routes"] for f in (ROOT / "config" / "gateway" / "routes").glob("*.yaml")}
-    for name, svc in services.items():
-        if svc.get("routes"):
-            assert svc["routes"] == files.get(name), f"services.{name}.routes differs from config/gateway/routes/{name}.yaml"
-        elif svc.get("enabled") and name in files:
-            raise AssertionError(f"services.{name} is enabled but has no routes; config/gateway/routes/{name}.yaml has")
+    assert (CHART / "files" / "routes").resolve() == (ROOT / "config" / "gateway" / "routes").resolve(), \
+        "the chart must ship the repository's route files, not a copy"
+    assert not [n for n, s in services.items() if s.get("routes")], "no route is written twice: values only override"
     docs = render()
-    assert gateway_routes(docs) == {f"{n}.yaml": s["routes"] for n, s in services.items() if s.get("enabled") and s.get("routes")}
+    expected = {f"{n}.yaml": files[n] for n, s in services.items() if s.get("enabled") and n in files}
+    assert expected and gateway_routes(docs) == expected, gateway_routes(docs)
     g = env(docs, "gateway")
     assert g["PERFLAB_GATEWAY_ROUTES_DIR"] == "/etc/perflab/routes" and g["PERFLAB_GATEWAY_RATE_LIMIT_REPLICAS"] == "2", g
     mounts = {m["mountPath"]: m["name"] for m in container(docs, "gateway")["volumeMounts"]}
