@@ -1,0 +1,74 @@
+package dev.perflab.notifier;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+import jakarta.mail.internet.AddressException;
+import jakarta.mail.internet.InternetAddress;
+
+import dev.perflab.platform.ProblemException;
+
+/** Refuses bad input before anything is written: nothing half-checked reaches the database. */
+public final class Fields {
+
+	private static final Pattern PHONE = Pattern.compile("\\+?[0-9]{8,15}");
+
+	private Fields() {
+	}
+
+	/** Trimmed text of 1 to {@code max} characters without control characters. */
+	public static String text(String field, String value, int max) {
+		if (value == null || value.isBlank()) {
+			throw invalid(field, "is required");
+		}
+		String trimmed = value.strip();
+		if (trimmed.codePointCount(0, trimmed.length()) > max) {
+			throw invalid(field, "is longer than " + max + " characters");
+		}
+		if (trimmed.codePoints().anyMatch(c -> Character.isISOControl(c) && c != '\n')) {
+			throw invalid(field, "holds control characters");
+		}
+		return trimmed;
+	}
+
+	/** A phone number as digits with an optional leading +, 8 to 15 digits; spaces and hyphens between are dropped. */
+	public static String phone(String field, String value) {
+		String digits = value == null ? "" : value.replaceAll("[ -]", "");
+		if (!PHONE.matcher(digits).matches()) {
+			throw invalid(field, "is not a phone number (8 to 15 digits, optionally +country code)");
+		}
+		return digits;
+	}
+
+	/** A bare address: no display name, no group, no control characters, at most 254 characters; lower-cased. */
+	public static String email(String field, String value) {
+		if (value == null || value.isEmpty() || value.length() > 254 || value.chars().anyMatch(c -> c < 0x21 || c == 0x7f)
+				|| value.indexOf('@') < 1 || value.indexOf('.', value.indexOf('@')) < 0) {
+			throw invalid(field, "is not an email address");
+		}
+		try {
+			InternetAddress address = new InternetAddress(value, true);
+			if (address.getPersonal() != null || address.isGroup() || !address.getAddress().equals(value)) {
+				throw invalid(field, "is not an email address");
+			}
+			return value.toLowerCase(Locale.ROOT);
+		}
+		catch (AddressException e) {
+			throw invalid(field, "is not an email address");
+		}
+	}
+
+	/** A password BCrypt takes whole: 8 to 72 bytes of UTF-8 (BCrypt ignores what follows the 72nd). */
+	public static String password(String field, String value) {
+		int bytes = value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
+		if (bytes < 8 || bytes > 72) {
+			throw invalid(field, "must be 8 to 72 bytes");
+		}
+		return value;
+	}
+
+	private static ProblemException invalid(String field, String problem) {
+		return ProblemException.badRequest("invalid-field", field + " " + problem);
+	}
+}

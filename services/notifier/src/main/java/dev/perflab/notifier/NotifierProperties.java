@@ -1,0 +1,95 @@
+package dev.perflab.notifier;
+
+import java.time.Duration;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import dev.perflab.platform.work.ClaimLoop;
+
+/**
+ * @param dispatch lab switch: {@code after-commit-async} (fixed: the registration and its PENDING notification
+ * commit, then a bounded executor sends; what it refuses the sweeper sends) or {@code in-transaction-sync} (seeds 001
+ * and 003's start: the provider is called inside the registration's transaction)
+ * @param executor the bounded pool that sends after commit (seed 001's 15/100/50)
+ * @param sweeper the claim loop that sends what the executor refused, what failed, and what a crash left behind
+ * @param sms the SMS provider
+ * @param mail the welcome mail's relay and sender
+ * @param bcryptStrength BCrypt's log2 rounds for member passwords (10: about 50-100 ms of one core per sign-up)
+ * @param pageSize guestbook entries per page
+ * @param seed the demo data {@code java -jar notifier.jar --perflab.notifier.seed.events=N} writes
+ */
+@ConfigurationProperties("perflab.notifier")
+public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch dispatch,
+		@DefaultValue Executor executor, @DefaultValue Sweeper sweeper, @DefaultValue Sms sms, @DefaultValue Mail mail,
+		@DefaultValue("10") int bcryptStrength, @DefaultValue("20") int pageSize, @DefaultValue Seed seed) {
+
+	public enum Dispatch {
+
+		AFTER_COMMIT_ASYNC, IN_TRANSACTION_SYNC
+
+	}
+
+	/**
+	 * @param corePoolSize threads kept
+	 * @param maxPoolSize threads at most, added only once the queue is full
+	 * @param queueCapacity dispatches waiting for a thread; beyond queue and threads a dispatch is refused and its
+	 * notification left PENDING for the sweeper (seed 001's DiscardPolicy dropped it)
+	 */
+	public record Executor(@DefaultValue("15") int corePoolSize, @DefaultValue("100") int maxPoolSize,
+			@DefaultValue("50") int queueCapacity) {
+	}
+
+	/**
+	 * @param concurrency notifications the sweeper sends at once per instance
+	 * @param pollInterval how often an idle sweeper looks for due notifications (a refused dispatch wakes it at once)
+	 * @param grace how long a new notification is left to the executor before the sweeper may take it
+	 * @param lease how long a claimed notification stays with one sender; an instance that dies mid-send loses it
+	 * after this, and it is sent again (the at-least-once window)
+	 * @param maxAttempts attempts before a notification that keeps failing is marked FAILED
+	 * @param backoff first retry delay, doubled per attempt
+	 * @param maxBackoff the longest retry delay
+	 */
+	public record Sweeper(@DefaultValue("10") int concurrency, @DefaultValue("500ms") Duration pollInterval,
+			@DefaultValue("10s") Duration grace, @DefaultValue("30s") Duration lease,
+			@DefaultValue("12") int maxAttempts, @DefaultValue("1s") Duration backoff,
+			@DefaultValue("60s") Duration maxBackoff) {
+
+		public Duration backoffAfter(int attempts) {
+			return ClaimLoop.backoff(backoff, maxBackoff, attempts);
+		}
+	}
+
+	/**
+	 * @param url where an SMS is POSTed (the local stack's tools/sms-sink)
+	 * @param connectTimeout connect timeout
+	 * @param timeout the whole exchange's timeout
+	 */
+	public record Sms(@DefaultValue("http://127.0.0.1:18086/sms") String url,
+			@DefaultValue("1s") Duration connectTimeout, @DefaultValue("5s") Duration timeout) {
+	}
+
+	/**
+	 * @param from the welcome mail's sender
+	 * @param host relay host
+	 * @param port relay port
+	 * @param connectTimeout connect timeout
+	 * @param timeout read and write timeout of one SMTP command
+	 * @param heloName the name sent in EHLO
+	 */
+	public record Mail(@DefaultValue("welcome@notifier.perflab.local") String from,
+			@DefaultValue("127.0.0.1") String host, @DefaultValue("13025") int port,
+			@DefaultValue("2s") Duration connectTimeout, @DefaultValue("10s") Duration timeout,
+			@DefaultValue("notifier.perflab.local") String heloName) {
+	}
+
+	/**
+	 * @param events QR-code events to write (0: seed nothing); the seed's size is 1,000,000
+	 * @param guestbook guestbook entries to write, spread over the events; the seed's size is 10,000,000
+	 * @param office the office that owns the seeded events
+	 * @param batchSize rows per batched insert
+	 */
+	public record Seed(@DefaultValue("0") int events, @DefaultValue("0") long guestbook,
+			@DefaultValue("1") String office, @DefaultValue("5000") int batchSize) {
+	}
+}

@@ -1,0 +1,8 @@
+package dev.perflab.notifier.notification;
+
+/** How a notification reaches its recipient. */
+public enum Channel {
+
+	SMS, MAIL
+
+}

@@ -1,0 +1,248 @@
+package dev.perflab.notifier;
+
+import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** The fixed design: registrations commit with their PENDING notification, the send follows after commit. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = { NotifierTestBase.TEST_DB,
+		NotifierTestBase.FAST_SWEEPER_POLL, NotifierTestBase.FAST_SWEEPER_GRACE, NotifierTestBase.FAST_BACKOFF,
+		NotifierTestBase.FAST_MAX_BACKOFF, NotifierTestBase.FAST_SMS_TIMEOUT,
+		"perflab.notifier.bcrypt-strength=4" })
+class NotifierServiceTest extends NotifierTestBase {
+
+	@Test
+	void signingAGuestbookSendsTheGuestExactlyOneSms() {
+		String office = office(), phone = phone();
+		long event = api.event(office, "Spring meetup");
+		HttpResponse<String> signed = api.sign(office, event, "Kim", "010-" + phone.substring(3, 7) + "-" + phone.substring(7),
+				"congratulations");
+		assertThat(signed.statusCode()).as(signed.body()).isEqualTo(201);
+		Map<?, ?> entry = NotifierApi.map(signed);
+		assertThat(entry.get("phone")).as("stored without hyphens").isEqualTo(phone);
+		long notification = ((Number) entry.get("notification_id")).longValue();
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> api.status(office, notification).equals("SENT"));
+		assertThat(SINK.count(messageId(notification))).isEqualTo(1);
+		Map<?, ?> view = NotifierApi.map(api.get("/v1/notifications/" + notification, office));
+		assertThat(view.get("channel")).isEqualTo("sms");
+		assertThat(view.get("recipient")).isEqualTo(phone);
+		assertThat(view.get("template")).isEqualTo("guestbook-signed");
+		assertThat(view.get("attempts")).isEqualTo(1);
+		assertThat(view.get("sent_at")).isNotNull();
+	}
+
+	@Test
+	void theSmsLeavesOnlyAfterTheRegistrationCommitted() {
+		String office = office(), phone = phone();
+		long event = api.event(office, "after commit");
+		Map<String, Boolean> committedAtSend = new ConcurrentHashMap<>();
+		SINK.onDelivery(id -> committedAtSend.put(id, committedGuestbookRows(phone) == 1));
+		long notification = api.signed(office, event, phone);
+		await().atMost(Duration.ofSeconds(10)).until(() -> committedAtSend.containsKey(messageId(notification)));
+		assertThat(committedAtSend.get(messageId(notification))).as("the entry was committed when the SMS arrived")
+			.isTrue();
+	}
+
+	@Test
+	void pagesTheGuestbookNewestFirstWithPhonesMasked() {
+		String office = office();
+		long event = api.event(office, "paged");
+		List<String> phones = new ArrayList<>();
+		for (int i = 0; i < 23; i++) {
+			phones.add(phone());
+			api.signed(office, event, phones.getLast());
+		}
+		Map<?, ?> first = NotifierApi.map(NotifierApi.expect(api.get("/v1/events/" + event + "/guestbook", office), 200));
+		assertThat((List<?>) first.get("entries")).hasSize(20);
+		assertThat(first.get("has_next")).isEqualTo(true);
+		Map<?, ?> newest = (Map<?, ?>) ((List<?>) first.get("entries")).getFirst();
+		assertThat(newest.get("phone")).isEqualTo("*******" + phones.getLast().substring(7));
+		Map<?, ?> second = NotifierApi.map(api.get("/v1/events/" + event + "/guestbook?page=1", office));
+		assertThat((List<?>) second.get("entries")).hasSize(3);
+		assertThat(second.get("has_next")).isEqualTo(false);
+		assertThat(api.get("/v1/events/" + event + "/guestbook?page=-1", office).statusCode()).isEqualTo(400);
+		assertThat(api.get("/v1/events/" + event + "/guestbook?page=x", office).statusCode()).isEqualTo(400);
+	}
+
+	@Test
+	void signsUpAMemberWithABcryptHashAndMailsExactlyOneWelcome() {
+		String office = office(), email = "m" + phone() + "@example.com";
+		HttpResponse<String> created = api.post("/v1/members", office,
+				NotifierApi.json(Map.of("email", email.toUpperCase(), "name", "Lee", "password", "correct horse")));
+		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+		Map<?, ?> member = NotifierApi.map(created);
+		assertThat(member.get("email")).isEqualTo(email);
+		assertThat(created.body()).doesNotContain("password");
+		String hash = jdbc.sql("SELECT password_hash FROM member WHERE office = ? AND email = ?").params(office, email)
+			.query(String.class).single();
+		assertThat(hash).startsWith("$2a$").doesNotContain("correct horse");
+		assertThat(new BCryptPasswordEncoder().matches("correct horse", hash)).isTrue();
+
+		long notification = ((Number) member.get("notification_id")).longValue();
+		await().atMost(Duration.ofSeconds(10)).until(() -> api.status(office, notification).equals("SENT"));
+		await().atMost(Duration.ofSeconds(5)).until(() -> NotifierApi.mails(email, notification).size() == 1);
+		String mail = NotifierApi.mails(email, notification).getFirst();
+		assertThat(mail).contains("Message-ID: <notification-" + notification + "@notifier.perflab>")
+			.contains("Subject: Welcome to perflab, Lee");
+	}
+
+	@Test
+	void refusesASecondMemberWithTheSameEmailAndWritesNothing() {
+		String office = office(), email = "d" + phone() + "@example.com";
+		String body = NotifierApi.json(Map.of("email", email, "name", "Lee", "password", "correct horse"));
+		NotifierApi.expect(api.post("/v1/members", office, body), 201);
+		long members = rows("member"), notifications = rows("notification");
+		HttpResponse<String> again = api.post("/v1/members", office, body);
+		assertThat(again.statusCode()).isEqualTo(409);
+		assertThat(again.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+		assertThat(NotifierApi.map(again).get("type")).isEqualTo("https://perflab.dev/problems/duplicate-email");
+		assertThat(rows("member")).isEqualTo(members);
+		assertThat(rows("notification")).isEqualTo(notifications);
+		// the same address in another office is another member
+		assertThat(api.post("/v1/members", office(), body).statusCode()).isEqualTo(201);
+	}
+
+	@Test
+	void refusesBadInputWithProblemJsonAndWritesNoRow() {
+		String office = office();
+		long event = api.event(office, "bad input");
+		long foreign = api.event(office(), "another office's");
+		String ok = "congratulations";
+		List<Object[]> cases = List.of(
+				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "12ab", ok), 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "0101234567890123", ok), 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", phone(), "x".repeat(501)), 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", phone(), ""), 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", sign("", phone(), ok), 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", sign("K\u0000im", phone(), ok), 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", phone(), "y".repeat(20_000)), 413 },
+				new Object[] { "/v1/events/999999999999/guestbook", sign("Kim", phone(), ok), 404 },
+				new Object[] { "/v1/events/" + foreign + "/guestbook", sign("Kim", phone(), ok), 404 },
+				new Object[] { "/v1/events/abc/guestbook", sign("Kim", phone(), ok), 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", "{\"name\":", 400 },
+				new Object[] { "/v1/events/" + event + "/guestbook", "{\"name\":\"Kim\",\"phone\":\"01012345678\",\"message\":\"a\",\"admin\":true}", 400 },
+				new Object[] { "/v1/members", member("not-an-email", "Lee", "correct horse"), 400 },
+				new Object[] { "/v1/members", member("Lee <lee@example.com>", "Lee", "correct horse"), 400 },
+				new Object[] { "/v1/members", member("lee@example.com\r\nBcc: x@example.com", "Lee", "correct horse"), 400 },
+				new Object[] { "/v1/members", member("short" + phone() + "@example.com", "Lee", "short"), 400 },
+				new Object[] { "/v1/members", member("long" + phone() + "@example.com", "Lee", "p".repeat(73)), 400 },
+				new Object[] { "/v1/members", member("noname" + phone() + "@example.com", " ", "correct horse"), 400 },
+				new Object[] { "/v1/events", "{\"title\":\"\"}", 400 });
+		long events = rows("qrcode_event"), entries = rows("guestbook"), members = rows("member"),
+				notifications = rows("notification");
+		for (Object[] c : cases) {
+			HttpResponse<String> response = api.post((String) c[0], office, (String) c[1]);
+			assertThat(response.statusCode()).as("%s %s: %s", c[0], c[1], response.body()).isEqualTo(c[2]);
+			assertThat(response.headers().firstValue("Content-Type")).as((String) c[1]).hasValue("application/problem+json");
+			assertThat((String) NotifierApi.map(response).get("type")).startsWith("https://perflab.dev/problems/");
+		}
+		HttpResponse<String> anonymous = api.post("/v1/events/" + event + "/guestbook", null, sign("Kim", phone(), ok));
+		assertThat(anonymous.statusCode()).isEqualTo(401);
+		assertThat(rows("qrcode_event")).isEqualTo(events);
+		assertThat(rows("guestbook")).isEqualTo(entries);
+		assertThat(rows("member")).isEqualTo(members);
+		assertThat(rows("notification")).isEqualTo(notifications);
+	}
+
+	@Test
+	void anotherOfficesEventsAndNotificationsAreNotFound() {
+		String office = office(), other = office();
+		long event = api.event(office, "mine");
+		long notification = api.signed(office, event, phone());
+		assertThat(api.get("/v1/events/" + event, other).statusCode()).isEqualTo(404);
+		assertThat(api.get("/v1/events/" + event + "/guestbook", other).statusCode()).isEqualTo(404);
+		assertThat(api.get("/v1/notifications/" + notification, other).statusCode()).isEqualTo(404);
+		assertThat(api.get("/v1/notifications/" + notification, office).statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void notificationsWaitWhileTheProviderIsDownAndAllGoOutOnceWhenItIsBack() {
+		String office = office();
+		long event = api.event(office, "provider down");
+		SINK.down();
+		List<Long> notifications = new ArrayList<>();
+		for (int i = 0; i < 10; i++) {
+			long started = System.nanoTime();
+			notifications.add(api.signed(office, event, phone()));
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).as("registration does not wait for the provider")
+				.isLessThan(Duration.ofSeconds(1));
+		}
+		await().atMost(Duration.ofSeconds(10)).until(() -> notifications.stream()
+			.allMatch(n -> ((Number) NotifierApi.map(api.get("/v1/notifications/" + n, office)).get("attempts")).intValue() >= 2));
+		assertThat(notifications).allSatisfy(n -> assertThat(api.status(office, n)).isEqualTo("PENDING"));
+		SINK.up();
+		await().atMost(Duration.ofSeconds(15)).until(() -> notifications.stream().allMatch(n -> api.status(office, n).equals("SENT")));
+		assertThat(notifications).allSatisfy(n -> assertThat(SINK.count(messageId(n))).isEqualTo(1));
+	}
+
+	@Test
+	void theSweeperSendsWhatACrashLeftPending() {
+		String office = office();
+		long event = api.event(office, "crash");
+		Instant past = Instant.now().minusSeconds(60);
+		// committed with its registration, then the process died before the dispatch ran (attempts 0, grace over)
+		List<Long> orphans = new ArrayList<>();
+		for (int i = 0; i < 5; i++) {
+			orphans.add(pending(office, phone(), 0, past));
+		}
+		// claimed by a sender that died mid-send: its lease ran out
+		orphans.add(pending(office, phone(), 1, past));
+		await().atMost(Duration.ofSeconds(10)).until(() -> orphans.stream().allMatch(n -> api.status(office, n).equals("SENT")));
+		assertThat(orphans).allSatisfy(n -> assertThat(SINK.count(messageId(n))).isEqualTo(1));
+		assertThat(event).isPositive();
+	}
+
+	private long pending(String office, String phone, int attempts, Instant due) {
+		var key = new org.springframework.jdbc.support.GeneratedKeyHolder();
+		jdbc.sql("""
+				INSERT INTO notification (office, channel, recipient, template, body, status, attempts, next_attempt_at)
+				VALUES (?, 'SMS', ?, 'guestbook-signed', 'left behind', 'PENDING', ?, ?)""")
+			.params(office, phone, attempts, Timestamp.from(due))
+			.update(key);
+		return key.getKey().longValue();
+	}
+
+	/** Counted over a connection of its own: sees only what was committed. */
+	static int committedGuestbookRows(String phone) {
+		try (Connection c = DriverManager.getConnection(
+				"jdbc:mysql://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_MYSQL_PORT", "13306") + "/perflab_notifier_test",
+				"perflab", "perflab");
+				PreparedStatement ps = c.prepareStatement("SELECT COUNT(*) FROM guestbook WHERE phone = ?")) {
+			ps.setString(1, phone);
+			try (ResultSet rs = ps.executeQuery()) {
+				rs.next();
+				return rs.getInt(1);
+			}
+		}
+		catch (SQLException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+
+	private static String sign(String name, String phone, String message) {
+		return NotifierApi.json(Map.of("name", name, "phone", phone, "message", message));
+	}
+
+	private static String member(String email, String name, String password) {
+		return NotifierApi.json(Map.of("email", email, "name", name, "password", password));
+	}
+}
