@@ -1,18 +1,20 @@
 package dev.perflab.mail.send;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.util.Base64;
 import java.util.List;
 
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.http.MediaType;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.stereotype.Component;
+import org.springframework.web.client.RestClient;
 
 import dev.perflab.identity.Identity;
 import dev.perflab.identity.IdentitySigner;
@@ -23,28 +25,34 @@ import dev.perflab.mail.send.SentMails.OutboxJob;
 /**
  * PUTs one job to the send service's internal API, the EML read from the store and carried as base64, proving it is
  * mail with an identity token it signs itself (issuer perflab-mail, audience send): send takes jobs from nobody else.
+ * The client comes from Boot's builder, so each push is observed ({@code http.client.requests}) and carries the
+ * trace of the send request that wrote the row.
  */
 @Component
 class SendClient {
 
-	private final HttpClient http;
+	private final RestClient http;
 
 	private final JsonMapper json;
 
 	private final EmlStore store;
 
-	private final MailProperties.Relay settings;
+	private final RelayTraces traces;
 
 	// a bean of every web run (perflab.identity.signing-key); absent only where no relay runs (the seeder)
 	private final ObjectProvider<IdentitySigner> signer;
 
-	SendClient(JsonMapper json, EmlStore store, MailProperties properties, ObjectProvider<IdentitySigner> signer) {
-		this.settings = properties.relay();
-		this.http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1)
-			.build();
+	SendClient(RestClient.Builder builder, JsonMapper json, EmlStore store, MailProperties properties,
+			ObjectProvider<IdentitySigner> signer, RelayTraces traces) {
+		MailProperties.Relay settings = properties.relay();
+		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
+			.connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1).build());
+		requests.setReadTimeout(settings.timeout());
+		this.http = builder.clone().baseUrl(settings.sendUrl().replaceAll("/+$", "")).requestFactory(requests).build();
 		this.json = json;
 		this.store = store;
 		this.signer = signer;
+		this.traces = traces;
 	}
 
 	/** @return the HTTP status send answered */
@@ -52,15 +60,23 @@ class SendClient {
 		byte[] eml = Files.readAllBytes(store.resolve(job.emlPath()));
 		Push body = new Push(job.office(), job.owner(), job.from(), job.to(), job.cc(), job.bcc(), job.separateSend(),
 				job.certKey(), Base64.getEncoder().encodeToString(eml));
-		HttpRequest request = HttpRequest
-			.newBuilder(URI.create(settings.sendUrl().replaceAll("/+$", "") + "/internal/jobs/" + job.mailNo()))
-			.timeout(settings.timeout())
-			.header("Content-Type", "application/json")
-			.header("X-Request-Id", "outbox-" + outboxId)
-			.header(Identity.HEADER, signer.getObject().sign("mail", null, "send"))
-			.PUT(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-			.build();
-		return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+		Span span = traces.push(outboxId, job.traceparent());
+		try (Tracer.SpanInScope scope = traces.inScope(span)) {
+			return http.put()
+				.uri("/internal/jobs/{mailNo}", job.mailNo())
+				.contentType(MediaType.APPLICATION_JSON)
+				.header("X-Request-Id", "outbox-" + outboxId)
+				.header(Identity.HEADER, signer.getObject().sign("mail", null, "send"))
+				.body(json.writeValueAsBytes(body))
+				.exchange((request, response) -> response.getStatusCode().value());
+		}
+		catch (RuntimeException e) {
+			span.error(e);
+			throw e;
+		}
+		finally {
+			span.end();
+		}
 	}
 
 	record Push(long office, String owner, String from, List<String> to, List<String> cc, List<String> bcc,

@@ -26,10 +26,13 @@ class SentMails {
 
 	private final MailboxCounts counts;
 
-	SentMails(JdbcClient jdbc, JsonMapper json, MailboxCounts counts) {
+	private final RelayTraces traces;
+
+	SentMails(JdbcClient jdbc, JsonMapper json, MailboxCounts counts, RelayTraces traces) {
 		this.jdbc = jdbc;
 		this.json = json;
 		this.counts = counts;
+		this.traces = traces;
 	}
 
 	long mail(Draft d) {
@@ -68,7 +71,7 @@ class SentMails {
 		SendRequest request = d.request();
 		OutboxJob job = new OutboxJob(mailNo, account.office(), account.login(), account.email(), addresses(d.to()),
 				addresses(d.cc()), addresses(d.bcc()), d.emlPath(), request.isSeparateSend(),
-				request.isReceiptConfirm() ? request.certKey() : null);
+				request.isReceiptConfirm() ? request.certKey() : null, traces.current());
 		Timestamp now = now();
 		GeneratedKeyHolder key = new GeneratedKeyHolder();
 		jdbc.sql("INSERT INTO outbox (mail_no, payload, created_at, next_attempt_at) VALUES (?, ?, ?, ?)")
@@ -85,8 +88,11 @@ class SentMails {
 		return Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
 	}
 
-	/** What the send service needs, carried in the outbox row: send never reads mail's tables. */
+	/**
+	 * What the send service needs, carried in the outbox row: send never reads mail's tables. {@code traceparent}: the
+	 * send request's trace, continued by the push (null with tracing off).
+	 */
 	record OutboxJob(long mailNo, long office, String owner, String from, List<String> to, List<String> cc,
-			List<String> bcc, String emlPath, boolean separateSend, String certKey) {
+			List<String> bcc, String emlPath, boolean separateSend, String certKey, String traceparent) {
 	}
 }

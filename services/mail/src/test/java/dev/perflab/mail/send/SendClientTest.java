@@ -9,11 +9,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.web.client.RestClient;
 
 import dev.perflab.identity.Identity;
 import dev.perflab.identity.IdentitySigner;
@@ -50,12 +53,14 @@ class SendClientTest {
 					Duration.ofDays(1));
 			MailProperties properties = new MailProperties(MailProperties.ListCount.NOT_EXISTS,
 					MailProperties.EmlRead.STREAMING, storage, 100, 1000, MailProperties.SendHandoff.OUTBOX, relay);
-			SendClient client = new SendClient(JsonMapper.builder().build(), new EmlStore(properties), properties,
+			SendClient client = new SendClient(RestClient.builder(), JsonMapper.builder().build(),
+					new EmlStore(properties), properties,
 					new StaticListableBeanFactory(Map.of("signer", TestIdentity.mailSigner()))
-						.getBeanProvider(IdentitySigner.class));
+						.getBeanProvider(IdentitySigner.class),
+					new RelayTraces(Tracer.NOOP, Propagator.NOOP));
 
 			int status = client.push(7, new SentMails.OutboxJob(42, 1, "alice", "alice@perflab.test",
-					List.of("jerry@example.com"), List.of(), List.of(), "1.eml", false, null));
+					List.of("jerry@example.com"), List.of(), List.of(), "1.eml", false, null, null));
 
 			assertThat(status).isEqualTo(201);
 			VerifiedIdentity verified = TestIdentity.verifier("send", "gateway", "mail").verify(identity.get());
