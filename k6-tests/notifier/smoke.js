@@ -1,0 +1,55 @@
+// Smoke of every notifier endpoint through the gateway: an event, a guestbook signing and its SMS, the guestbook page,
+// a sign-up and its welcome mail, a duplicate sign-up refused. Thresholds are SLOs.
+import http from 'k6/http';
+import { check } from 'k6';
+import { BASE_URL, requireService } from '../lib/config.js';
+import { summaries } from '../lib/summary.js';
+import { profileOptions } from '../lib/profiles.js';
+import { createEvent, notifierHeaders, sign } from './common.js';
+
+export const options = profileOptions({
+  rate: 5,
+  vus: 5,
+  maxVUs: 20,
+  thresholds: {
+    // the duplicate sign-up is an expected 409
+    'http_req_failed{expected:yes}': ['rate<0.01'],
+    checks: ['rate>0.99'],
+    'http_req_duration{name:sign}': ['p(95)<100'],
+    // BCrypt (strength 10) is most of a sign-up's time
+    'http_req_duration{name:member}': ['p(95)<300'],
+  },
+});
+
+export function setup() {
+  requireService(http, '/v1/notifications/1', { headers: notifierHeaders() });
+  return { event: createEvent('k6 smoke') };
+}
+
+export default function (data) {
+  const signed = sign(data.event);
+  check(signed, { 'signing the guestbook is 201': (r) => r.status === 201 });
+  if (signed.status === 201) {
+    const n = http.get(`${BASE_URL}/v1/notifications/${signed.json('notification_id')}`,
+      { headers: notifierHeaders(), tags: { name: 'notification' } });
+    check(n, { 'its SMS notification is readable': (r) => r.status === 200 && r.json('channel') === 'sms' });
+  }
+
+  const page = http.get(`${BASE_URL}/v1/events/${data.event}/guestbook?page=0`,
+    { headers: notifierHeaders(), tags: { name: 'guestbook', expected: 'yes' } });
+  check(page, { 'the guestbook page lists entries': (r) => r.status === 200 && r.json('entries').length > 0 });
+
+  const body = JSON.stringify({ email: `k6-${__VU}-${__ITER}-${Date.now()}@example.com`, name: 'k6', password: 'correct horse battery' });
+  const headers = notifierHeaders({ 'Content-Type': 'application/json' });
+  const member = http.post(`${BASE_URL}/v1/members`, body, { headers, tags: { name: 'member', expected: 'yes' } });
+  check(member, { 'a sign-up is 201': (r) => r.status === 201 });
+  const again = http.post(`${BASE_URL}/v1/members`, body, {
+    headers, tags: { name: 'member-duplicate', expected: 'no' }, responseCallback: http.expectedStatuses(409),
+  });
+  check(again, { 'the same email again is 409 problem+json': (r) => r.status === 409
+    && String(r.headers['Content-Type']).startsWith('application/problem+json') });
+}
+
+export function handleSummary(data) {
+  return summaries(data, __ENV.SUMMARY_NAME || 'notifier-smoke');
+}
