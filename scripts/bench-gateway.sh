@@ -50,7 +50,7 @@ if [ "$mode" = cold ]; then
   mkdir -p "$out/k6"
   "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
     -e TOKEN="$(scripts/jwt.sh token "cold-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
-    -e SUMMARY_DIR="$out/k6" k6-tests/shortener/smoke.js >"$out/k6/cold.txt" 2>&1 || true
+    -e WARMUP=0s -e SUMMARY_DIR="$out/k6" k6-tests/shortener/smoke.js >"$out/k6/cold.txt" 2>&1 || true
   python3 - "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))["metrics"]

@@ -7,7 +7,6 @@ source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
 "$PERFLAB_ROOT/scripts/install.sh" >/dev/null
 script=${1:-smoke}; shift || true
-mkdir -p "$PERFLAB_RUN/k6"
 # Every metric of this run is tagged testid=$TESTID and, when the local stack's Prometheus answers, written into it
 # (k6's remote-write output), where the k6 dashboard and scripts/verdict.sh find the run.
 export TESTID="${TESTID:-local-$(date +%Y%m%d-%H%M%S)}"
@@ -17,11 +16,20 @@ if curl -fs "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/-/ready" >/dev/null 2>&1;
   export K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
   export K6_PROMETHEUS_RW_TREND_STATS="${K6_PROMETHEUS_RW_TREND_STATS:-p(50),p(90),p(95),p(99),max}"
 fi
-log "k6 run id (testid): $TESTID${out:+, metrics in Prometheus :$PERFLAB_PROMETHEUS_PORT}"
+# Summaries (JSON and text per script) go to a folder per run, named by time, git revision and run id.
+results="${SUMMARY_OUT:-$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)-$TESTID}"
+mkdir -p "$results"
+log "k6 run id (testid): $TESTID${out:+, metrics in Prometheus :$PERFLAB_PROMETHEUS_PORT}, summaries in $results"
+# CALLERS=n: n dev users (<user>, <user>-2, ... in office 1), one token each, spread over the VUs (k6-tests/lib/config.js)
+callers() { # user
+  local i
+  scripts/jwt.sh token "$1" 1 3600
+  for i in $(seq 2 "${CALLERS:-1}"); do printf ' '; scripts/jwt.sh token "$1-$i" 1 3600; done
+}
 run() { # script user
   "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
     -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKEN="$(scripts/jwt.sh token "$2" 1 3600)" \
-    -e SUMMARY_DIR="$PERFLAB_RUN/k6" "${@:3}" "$1"
+    -e CALLER_TOKENS="$(callers "$2")" -e SUMMARY_DIR="$results" "${@:3}" "$1"
 }
 if [ "$script" = smoke ]; then
   # each service's smoke lines (services/<name>/service.env: "<script> <user> [k6 args]"; alice is a seeded user)

@@ -1,12 +1,20 @@
-// Shared settings of every perflab k6 script: where the gateway is and who the caller is.
+// Shared settings of every perflab k6 script: where the gateway is and who the callers are.
 export const BASE_URL = __ENV.BASE_URL || 'http://127.0.0.1:8080';
-export const TOKEN = __ENV.TOKEN || '';
+
+// Callers: CALLER_TOKENS holds one bearer token per caller (whitespace-separated; scripts/load.sh CALLERS=n mints them),
+// else TOKEN is the only caller. Each VU is one caller, so the per-caller rate limit of the gateway sees many users
+// as a real office does (one user at hundreds of requests/s is refused with 429s by design).
+const TOKENS = (__ENV.CALLER_TOKENS || __ENV.TOKEN || '').split(/\s+/).filter((t) => t);
+export const TOKEN = TOKENS[0] || '';
+export const CALLERS = TOKENS.length;
 
 export function authHeaders(extra = {}) {
-  if (!TOKEN) {
+  if (!TOKENS.length) {
     throw new Error('TOKEN is not set: run through scripts/load.sh or pass -e TOKEN=$(make -s token)');
   }
-  return Object.assign({ Authorization: `Bearer ${TOKEN}` }, extra);
+  // __VU is 0 in setup() and teardown(): the first caller
+  const token = TOKENS[Math.max(0, __VU - 1) % TOKENS.length];
+  return Object.assign({ Authorization: `Bearer ${token}` }, extra);
 }
 
 // setup(): fail fast unless the gateway answers and routes to the service behind `path` (actuator is not on the

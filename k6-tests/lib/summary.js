@@ -19,7 +19,9 @@ export function textReport(data, title) {
   return lines.join('\n') + '\n';
 }
 
-export function summaries(data, name) {
+// SUMMARY_NAME overrides the script's name (an A/B run names its arms A and B).
+export function summaries(data, scriptName) {
+  const name = __ENV.SUMMARY_NAME || scriptName;
   const dir = __ENV.SUMMARY_DIR || '.';
   return {
     stdout: textReport(data, name),

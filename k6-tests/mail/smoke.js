@@ -4,29 +4,23 @@ import { check, fail } from 'k6';
 import { Trend } from 'k6/metrics';
 import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { profileOptions } from '../lib/profiles.js';
 import { findMails } from './common.js';
 
 const listDuration = new Trend('mail_list_duration', true);
 const readDuration = new Trend('mail_read_duration', true);
 
-export const options = {
-  scenarios: {
-    mix: {
-      executor: 'constant-arrival-rate',
-      rate: Number(__ENV.RATE || 10),
-      timeUnit: '1s',
-      duration: __ENV.DURATION || '15s',
-      preAllocatedVUs: 20,
-      maxVUs: 60,
-    },
-  },
+export const options = profileOptions({
+  rate: 10,
+  vus: 20,
+  maxVUs: 60,
   thresholds: {
     http_req_failed: ['rate<0.01'],
     checks: ['rate>0.99'],
     mail_list_duration: ['p(95)<500'],
     mail_read_duration: ['p(95)<1500'],
   },
-};
+});
 
 export function setup() {
   requireService(http, '/v2/mailboxes', { headers: authHeaders() });

@@ -4,25 +4,19 @@ import http from 'k6/http';
 import { check, fail } from 'k6';
 import { BASE_URL, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { profileOptions } from '../lib/profiles.js';
 import { routeBody, routeHeaders } from './common.js';
 
-export const options = {
-  scenarios: {
-    reads: {
-      executor: 'constant-arrival-rate',
-      rate: Number(__ENV.RATE || 10),
-      timeUnit: '1s',
-      duration: __ENV.DURATION || '15s',
-      preAllocatedVUs: 10,
-      maxVUs: 40,
-    },
-  },
+export const options = profileOptions({
+  rate: 10,
+  vus: 10,
+  maxVUs: 40,
   thresholds: {
     http_req_failed: ['rate<0.01'],
     checks: ['rate>0.99'],
     'http_req_duration{name:points}': ['p(95)<1000'],
   },
-};
+});
 
 export function setup() {
   requireService(http, '/v1/routes/1', { headers: routeHeaders() });

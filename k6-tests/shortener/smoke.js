@@ -5,29 +5,23 @@ import { check, fail } from 'k6';
 import { Trend, Counter } from 'k6/metrics';
 import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { profileOptions } from '../lib/profiles.js';
 
 const createDuration = new Trend('shortener_create_duration', true);
 const redirectDuration = new Trend('shortener_redirect_duration', true);
 const edgeHits = new Counter('shortener_edge_cache_hits');
 
-export const options = {
-  scenarios: {
-    create_and_follow: {
-      executor: 'constant-arrival-rate',
-      rate: Number(__ENV.RATE || 20),
-      timeUnit: '1s',
-      duration: __ENV.DURATION || '15s',
-      preAllocatedVUs: 20,
-      maxVUs: 100,
-    },
-  },
+export const options = profileOptions({
+  rate: 20,
+  vus: 20,
+  maxVUs: 100,
   thresholds: {
     http_req_failed: ['rate<0.01'],
     checks: ['rate>0.99'],
     shortener_create_duration: ['p(95)<300'],
     shortener_redirect_duration: ['p(95)<100', 'p(99)<250'],
   },
-};
+});
 
 export function setup() {
   const probe = requireService(http, '/s/setup-probe-unknown');

@@ -1,0 +1,68 @@
+// Load profiles as code: every perflab scenario states its iteration rate and its SLO thresholds once, and picks
+// the shape with PROFILE (smoke, average, stress, spike, soak). Arrival-rate executors throughout: the rate is what
+// the system is offered, whatever its latency (a closed loop of VUs would slow down with the system under test).
+//
+// A warm-up scenario (WARMUP, default 5s at half the rate) runs first and is reported apart: thresholds apply to
+// the main scenario only (`{scenario:main}` submetrics), so a cold JIT or an empty cache never decides a verdict.
+//
+//   RATE      iterations/s of the main stage (the script's own default otherwise)
+//   DURATION  length of the main stage (per profile default)
+//   WARMUP    warm-up length, 0s for none
+//   PROFILE   smoke | average | stress | spike | soak
+
+const SHAPES = {
+  // a short, small, constant run: does every endpoint meet its SLO?
+  smoke: (r, d) => ({ executor: 'constant-arrival-rate', rate: r, timeUnit: '1s', duration: d || '15s' }),
+  // the expected day: ramp up, hold, ramp down
+  average: (r, d) => ramp(r, [['30s', 1], [d || '5m', 1], ['30s', 0]]),
+  // beyond the expected load in steps, to find where the SLO breaks
+  stress: (r, d) => ramp(r, [['30s', 1], [d || '2m', 1], ['30s', 2], [d || '2m', 2], ['30s', 3], [d || '2m', 3], ['30s', 0]]),
+  // a sudden burst of five times the rate, then back
+  spike: (r, d) => ramp(r, [['10s', 1], [d || '1m', 1], ['5s', 5], ['30s', 5], ['5s', 1], [d || '1m', 1]]),
+  // the expected load for a long time: leaks, pool exhaustion, growing queues
+  soak: (r, d) => ({ executor: 'constant-arrival-rate', rate: r, timeUnit: '1s', duration: d || '1h' }),
+};
+
+function ramp(rate, stages) {
+  return {
+    executor: 'ramping-arrival-rate',
+    startRate: 0,
+    timeUnit: '1s',
+    stages: stages.map(([duration, factor]) => ({ duration, target: Math.round(rate * factor) })),
+  };
+}
+
+function seconds(d) {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(String(d));
+  if (!m) throw new Error(`not a duration: ${d}`);
+  return Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] || 's'];
+}
+
+// Adds scenario:main to every threshold's metric (keeping its own tag filters).
+export function mainOnly(thresholds) {
+  const out = {};
+  for (const [metric, rules] of Object.entries(thresholds)) {
+    const m = /^([^{]+)(?:\{(.*)\})?$/.exec(metric);
+    out[`${m[1]}{${m[2] ? `${m[2]},` : ''}scenario:main}`] = rules;
+  }
+  return out;
+}
+
+// options for a script: { rate, vus, maxVUs, thresholds } are the script's defaults (rate in iterations/s).
+export function profileOptions({ rate, vus = 20, maxVUs = 100, thresholds = {}, exec }) {
+  const name = __ENV.PROFILE || 'smoke';
+  const shape = SHAPES[name];
+  if (!shape) throw new Error(`PROFILE=${name}: one of ${Object.keys(SHAPES).join(', ')}`);
+  const r = Number(__ENV.RATE || rate);
+  const warmup = `${seconds(__ENV.WARMUP || '5s')}s`;
+  const vu = { preAllocatedVUs: vus, maxVUs: Math.max(vus, maxVUs) };
+  const scenarios = {};
+  const warm = seconds(warmup) > 0;
+  if (warm) {
+    scenarios.warmup = Object.assign({ executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(r / 2)),
+      timeUnit: '1s', duration: warmup, tags: { phase: 'warmup' } }, vu, exec ? { exec } : {});
+  }
+  scenarios.main = Object.assign(shape(r, __ENV.DURATION), vu, { startTime: warm ? warmup : '0s', tags: { phase: 'main' } },
+    exec ? { exec } : {});
+  return { scenarios, thresholds: mainOnly(thresholds), summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'] };
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# A/B of one lab switch on the local stack: the same k6 script on the same data, once per value, the service
+# restarted with the switch in between, then one report (scripts/ab-report.py): an HTML page with plots (requests/s,
+# latency percentiles over time, failures; the service's heap, GC and Hikari pool from Prometheus for the same
+# windows) and a Markdown table of B/A ratios.
+#
+#   ab.sh SERVICE SWITCH A B SCRIPT [k6 args...]
+#   e.g. ab.sh route points-fetch jdbc-stream interface-projection k6-tests/route/readers.js -e ROUTE=1 -e MODE=sustained
+#
+# A is the design under test (usually the fixed default), B the other value; the service is left on its default.
+# Results: $PERFLAB_RUN/results/<time>-<git rev>-ab-<service>-<switch>/ (report.html, report.md, summaries, meta).
+set -euo pipefail
+source "$(dirname "$0")/env.sh"
+cd "$PERFLAB_ROOT"
+[ $# -ge 5 ] || { sed -n 2,12p "$0" >&2; exit 2; }
+service=$1 switch=$2 a=$3 b=$4 script=$5; shift 5
+[ -f "services/$service/service.env" ] || { log "no service $service (services/*/service.env)"; exit 2; }
+curl -fs "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/-/ready" >/dev/null || { log "the local Prometheus is not up: make up"; exit 1; }
+# the env name Spring binds to perflab.<service>.<switch> (the chart's name for it too)
+var="PERFLAB_${service^^}_$(tr -d '-' <<<"${switch^^}")"
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+out="$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-$rev-ab-$service-$switch"
+mkdir -p "$out"
+port_var=$(service_var "$service" PORT)
+
+restart() { # value ("" = the service's default)
+  scripts/stack.sh stop "$service" >/dev/null
+  if [ -n "$1" ]; then env "$var=$1" scripts/stack.sh start "$service" >/dev/null
+  else scripts/stack.sh start "$service" >/dev/null; fi
+}
+trap 'restart "" || true' EXIT
+
+arms=()
+for arm in A B; do
+  value=$a; [ "$arm" = B ] && value=$b
+  log "$arm: $service with $switch=$value"
+  restart "$value"
+  testid="ab-$(basename "$out")-$arm"
+  start=$(date +%s.%N)
+  status=0
+  TESTID=$testid SUMMARY_OUT="$out" scripts/load.sh "$script" -e SUMMARY_NAME="$arm" "$@" >"$out/$arm.k6.txt" 2>&1 || status=$?
+  end=$(date +%s.%N)
+  arms+=("$arm,$value,$testid,$start,$end,$status")
+  log "$arm: k6 exit $status ($(tail -n 1 "$out/$arm.k6.txt" | cut -c1-100))"
+  sleep 6   # one more scrape of the service before it restarts (the plots' last points)
+done
+python3 - "$out/meta.json" "$service" "$switch" "$var" "$script" "$rev" "$PERFLAB_PROMETHEUS_PORT" "${arms[@]}" -- "$@" <<'PY'
+import json, sys
+path, service, switch, var, script, rev, port, *rest = sys.argv[1:]
+arms, args = rest[:rest.index("--")], rest[rest.index("--") + 1:]
+keys = ("arm", "value", "testid", "start", "end", "k6_exit")
+meta = {"service": service, "switch": switch, "env": var, "script": script, "args": args, "git": rev,
+        "prometheus": f"http://127.0.0.1:{port}", "job": f"perflab-{service}",
+        "arms": [dict(zip(keys, a.split(","))) for a in arms]}
+for a in meta["arms"]:
+    a["start"], a["end"], a["k6_exit"] = float(a["start"]), float(a["end"]), int(a["k6_exit"])
+json.dump(meta, open(path, "w"), indent=2)
+PY
+scripts/ab-report.py "$out"
+log "report: $out/report.html (table: $out/report.md)"
+echo "$out"
