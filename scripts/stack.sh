@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The local stack without Docker: real stores and the services as processes on 127.0.0.1.
-#   stack.sh stores   start MariaDB, Redis, the MongoDB-wire server and the SMTP relay (if not already up)
+#   stack.sh stores   start MariaDB, Redis, the MongoDB-wire server, the SMTP relay and the SMS sink (if not already up)
 #   stack.sh up       stores + gateway + every service, then wait for readiness
 #   stack.sh down     stop exactly what was started here, by recorded PID
 #   stack.sh status   what runs
@@ -96,13 +96,25 @@ start_smtp() {
   wait_port smtp "$PERFLAB_SMTP_PORT" 30
 }
 
+# The SMS provider of the project's own (tools/sms-sink): a real HTTP endpoint as slow as seed 001's provider,
+# counting every delivery per message id (GET /count, /deliveries), so a lost or doubled SMS shows.
+start_sms() {
+  build_jars tools/sms-sink
+  mkdir -p "$PERFLAB_RUN/jars"
+  cp "$(jar_of tools/sms-sink)" "$PERFLAB_RUN/jars/sms-sink.jar"
+  start sms-sink java -Xmx256m -jar "$PERFLAB_RUN/jars/sms-sink.jar" "$PERFLAB_SMS_SINK_PORT" \
+    --latency-ms="$PERFLAB_SMS_SINK_LATENCY_MS" --failure-rate=0
+  wait_port sms-sink "$PERFLAB_SMS_SINK_PORT" 30
+}
+
 stores() {
   "$PERFLAB_ROOT/scripts/install.sh"
   start_mariadb
   start_redis
   start_mongo
   start_smtp
-  log "stores up: MariaDB 127.0.0.1:$PERFLAB_MYSQL_PORT, Redis 127.0.0.1:$PERFLAB_REDIS_PORT, MongoDB-wire 127.0.0.1:$PERFLAB_MONGO_PORT, SMTP 127.0.0.1:$PERFLAB_SMTP_PORT (API :$PERFLAB_SMTP_API_PORT)"
+  start_sms
+  log "stores up: MariaDB 127.0.0.1:$PERFLAB_MYSQL_PORT, Redis 127.0.0.1:$PERFLAB_REDIS_PORT, MongoDB-wire 127.0.0.1:$PERFLAB_MONGO_PORT, SMTP 127.0.0.1:$PERFLAB_SMTP_PORT (API :$PERFLAB_SMTP_API_PORT), SMS 127.0.0.1:$PERFLAB_SMS_SINK_PORT (${PERFLAB_SMS_SINK_LATENCY_MS} ms)"
 }
 
 # name:module:port, the gateway last (its warm-up calls the services); the services are scripts/env.sh's list
@@ -110,15 +122,24 @@ APPS=()
 for n in "${PERFLAB_SERVICES[@]}"; do v=$(service_var "$n" PORT); APPS+=("$n:services/$n:${!v}"); done
 APPS+=("gateway:gateway:$PERFLAB_GATEWAY_PORT")
 
+routes_digest() { cat "$PERFLAB_GATEWAY_ROUTES_DIR"/*.yaml | sha256sum | cut -c1-16; }
+
 start_app() { # name module port
   local name=$1 module=$2 port=$3
   if running "$name"; then
     # a running app stays, unless its module was built again since it started (make test after a change, make up
-    # after a build): then the stack would answer with the old code
-    cmp -s "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar" && return 0
-    log "$name runs an older build than $module/target: restarting it"
+    # after a build) or, for the gateway, a routes file changed (it reads them once, at start): then the stack would
+    # answer with the old code or the old routes
+    if ! cmp -s "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar"; then
+      log "$name runs an older build than $module/target: restarting it"
+    elif [ "$name" = gateway ] && [ "$(routes_digest)" != "$(cat "$PIDS/gateway.routes" 2>/dev/null)" ]; then
+      log "the gateway runs older routes than $PERFLAB_GATEWAY_ROUTES_DIR: restarting it"
+    else
+      return 0
+    fi
     stop "$name"
   fi
+  [ "$name" != gateway ] || routes_digest >"$PIDS/gateway.routes"
   # every service reads its identity keys at start ($PERFLAB_IDENTITY_DIR; made once, kept)
   "$PERFLAB_ROOT/scripts/jwt.sh" keys
   # run a copy: a rebuild (mvnw package) must not pull the jar from under a running process
@@ -134,7 +155,6 @@ start_app() { # name module port
 # locally as in-cluster. The config is written at every start: a service added to APPS is scraped.
 start_prometheus() {
   local dir="$PERFLAB_RUN/prometheus" app n m p
-  running prometheus && return 0
   mkdir -p "$dir/data"
   {
     echo "# written by scripts/stack.sh"
@@ -146,7 +166,18 @@ start_prometheus() {
       printf '      - targets: ["127.0.0.1:%s"]\n' "$(mgmt_port "$p")"
       printf '        labels: { namespace: perflab, service: perflab-%s, pod: perflab-%s-local, container: %s, endpoint: management, perflab_service: %s }\n' "$n" "$n" "$n" "$n"
     done
-  } >"$dir/prometheus.yml"
+  } >"$dir/prometheus.yml.new"
+  if running prometheus; then
+    # a running Prometheus keeps its data; a changed service list is a reload, not a restart
+    if ! cmp -s "$dir/prometheus.yml.new" "$dir/prometheus.yml"; then
+      mv "$dir/prometheus.yml.new" "$dir/prometheus.yml"
+      kill -HUP "$(cat "$PIDS/prometheus.pid")"
+      log "prometheus: scrape config reloaded (the services changed)"
+    fi
+    rm -f "$dir/prometheus.yml.new"
+    return 0
+  fi
+  mv "$dir/prometheus.yml.new" "$dir/prometheus.yml"
   start prometheus prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
     --storage.tsdb.retention.time=3d --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT" \
     --web.enable-remote-write-receiver
@@ -178,6 +209,7 @@ up() {
   done
   log "prometheus http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT   (every service scraped; k6 runs remote-write here)"
   log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
+  log "sms        127.0.0.1:$PERFLAB_SMS_SINK_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count"
   log "token      make token USER=alice OFFICE=1"
 }
 
@@ -198,7 +230,7 @@ down() {
   local app
   stop prometheus
   for app in "${APPS[@]}"; do stop "$(cut -d: -f1 <<<"$app")"; done
-  for s in smtp mongo-wire redis mariadb; do stop "$s"; done
+  for s in sms-sink smtp mongo-wire redis mariadb; do stop "$s"; done
 }
 
 status() {
