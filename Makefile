@@ -4,7 +4,7 @@ SHELL := /usr/bin/env bash
 USER ?= alice
 OFFICE ?= 1
 
-.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send bench-route build images
+.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send bench-route bench-notifier build images ab compare
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -28,8 +28,14 @@ build: ## compile and package every module (no tests)
 images: ## OCI images (Jib, no Docker): tarballs in .run/images, or pushed multi-arch with REGISTRY=ghcr.io/you
 	@scripts/images.sh
 
-load: ## k6 smoke through the gateway against the running stack (SLO thresholds)
-	@scripts/load.sh smoke
+load: ## k6 through the gateway: every smoke, or SCRIPT=k6-tests/x.js PROFILE=smoke|average|stress|spike|soak RATE= CALLERS=
+	@if [ -n "$(SCRIPT)" ]; then PROFILE=$(PROFILE) RATE=$(RATE) CALLERS=$(CALLERS) scripts/load.sh "$(SCRIPT)"; else scripts/load.sh smoke; fi
+
+ab: ## one lab switch A/B with an HTML report: make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1'
+	@scripts/ab.sh "$(SERVICE)" "$(SWITCH)" "$(A)" "$(B)" "$(SCRIPT)" $(ARGS)
+
+compare: ## two runs' summaries side by side: make compare A=.run/results/<run> B=.run/results/<run>
+	@scripts/ab-report.py --compare "$(A)" "$(B)"
 
 seed: ## deterministic demo data (SCALE=n links)
 	@scripts/seed.sh

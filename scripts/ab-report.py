@@ -78,6 +78,43 @@ def table(a, b, label_a="A", label_b="B"):
     return "\n".join(lines) + "\n", ratios
 
 
+# (label, PromQL over one arm's window $w ending at its end, unit): the service's own cost per request, from its
+# metrics (the arm's restart zeroes its counters, so the window holds that arm alone)
+SERVICE_ROWS = [
+    ("service time per request", 'sum(increase(http_server_requests_seconds_sum{job="$job"}[$w])) * 1000 '
+                                 '/ sum(increase(http_server_requests_seconds_count{job="$job"}[$w]))', "ms"),
+    ("allocated per request", 'sum(increase(jvm_gc_memory_allocated_bytes_total{job="$job"}[$w])) / 1024 '
+                              '/ sum(increase(http_server_requests_seconds_count{job="$job"}[$w]))', "KiB"),
+    ("GC pause per request", 'sum(increase(jvm_gc_pause_seconds_sum{job="$job"}[$w])) * 1000 '
+                             '/ sum(increase(http_server_requests_seconds_count{job="$job"}[$w]))', "ms"),
+    ("heap used, max", 'max(max_over_time(jvm_memory_used_bytes{job="$job",area="heap"}[$w])) / 1048576', "MiB"),
+    ("Hikari pending, max", 'max(max_over_time(hikaricp_connections_pending{job="$job"}[$w]))', ""),
+]
+
+
+def query_at(prometheus, expr, at):
+    url = f"{prometheus}/api/v1/query?" + urllib.parse.urlencode({"query": expr, "time": f"{at:.3f}"})
+    with urllib.request.urlopen(url, timeout=20) as r:
+        result = json.load(r)["data"]["result"]
+    return float(result[0]["value"][1]) if result else None
+
+
+def service_rows(meta, a, b):
+    lines, ratios = [], {}
+    for label, expr, unit in SERVICE_ROWS:
+        vals = []
+        for arm in (a, b):
+            w = f"{int(arm['end'] - arm['start'] + 6)}s"
+            q = expr.replace("$job", meta["job"]).replace("$w", w)
+            vals.append(query_at(meta["prometheus"], q, arm["end"] + 6))
+        if vals == [None, None]:
+            continue
+        r = ratio(*vals)
+        ratios[label] = r
+        lines.append(f"| {label} (service) | {fmt(vals[0])} {unit} | {fmt(vals[1])} {unit} | {'–' if r is None else f'{r:.2f}'} |")
+    return lines, ratios
+
+
 def query_range(prometheus, expr, start, end, step=2):
     url = f"{prometheus}/api/v1/query_range?" + urllib.parse.urlencode(
         {"query": expr, "start": f"{start:.3f}", "end": f"{end:.3f}", "step": step})
@@ -123,8 +160,12 @@ def ab(folder):
     a, b = arms["A"], arms["B"]
     label_a, label_b = f"A: {a['value']}", f"B: {b['value']}"
     md, ratios = table(summaries["A"], summaries["B"], label_a, label_b)
+    extra, service_ratios = service_rows(meta, a, b)
+    md += "\n".join(extra) + ("\n" if extra else "")
+    ratios.update({f"{k} (service)": v for k, v in service_ratios.items()})
     head = (f"# A/B: {meta['service']} `{meta['switch']}` ({meta['env']})\n\n"
-            f"`{meta['script']} {' '.join(meta['args'])}` at git {meta['git']}; k6 exit codes A {a['k6_exit']}, B {b['k6_exit']}.\n\n")
+            f"`{meta['script']} {' '.join(meta['args'])}` at git {meta['git']}"
+            f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}; k6 exit codes A {a['k6_exit']}, B {b['k6_exit']}.\n\n")
     (folder / "report.md").write_text(head + md)
     (folder / "ratios.json").write_text(json.dumps(ratios, indent=2))
     plots = []

@@ -5,7 +5,8 @@
 # windows) and a Markdown table of B/A ratios.
 #
 #   ab.sh SERVICE SWITCH A B SCRIPT [k6 args...]
-#   e.g. ab.sh route points-fetch jdbc-stream interface-projection k6-tests/route/readers.js -e ROUTE=1 -e MODE=sustained
+#   e.g. AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 \
+#        ab.sh route points-fetch jdbc-stream interface-projection k6-tests/route/readers.js -e ROUTE=1 -e MODE=sustained
 #
 # A is the design under test (usually the fixed default), B the other value; the service is left on its default.
 # Results: $PERFLAB_RUN/results/<time>-<git rev>-ab-<service>-<switch>/ (report.html, report.md, summaries, meta).
@@ -23,9 +24,11 @@ out="$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-$rev-ab-$service-$switch"
 mkdir -p "$out"
 port_var=$(service_var "$service" PORT)
 
-restart() { # value ("" = the service's default)
+# AB_ENV="NAME=value ...": settings both arms run with (e.g. a cache off, so the switch's own path is measured)
+read -ra both <<<"${AB_ENV:-}"
+restart() { # value ("" = the service's default, without AB_ENV)
   scripts/stack.sh stop "$service" >/dev/null
-  if [ -n "$1" ]; then env "$var=$1" scripts/stack.sh start "$service" >/dev/null
+  if [ -n "$1" ]; then env "${both[@]}" "$var=$1" scripts/stack.sh start "$service" >/dev/null
   else scripts/stack.sh start "$service" >/dev/null; fi
 }
 trap 'restart "" || true' EXIT
@@ -44,12 +47,12 @@ for arm in A B; do
   log "$arm: k6 exit $status ($(tail -n 1 "$out/$arm.k6.txt" | cut -c1-100))"
   sleep 6   # one more scrape of the service before it restarts (the plots' last points)
 done
-python3 - "$out/meta.json" "$service" "$switch" "$var" "$script" "$rev" "$PERFLAB_PROMETHEUS_PORT" "${arms[@]}" -- "$@" <<'PY'
-import json, sys
+AB_ENV=${AB_ENV:-} python3 - "$out/meta.json" "$service" "$switch" "$var" "$script" "$rev" "$PERFLAB_PROMETHEUS_PORT" "${arms[@]}" -- "$@" <<'PY'
+import json, os, sys
 path, service, switch, var, script, rev, port, *rest = sys.argv[1:]
 arms, args = rest[:rest.index("--")], rest[rest.index("--") + 1:]
 keys = ("arm", "value", "testid", "start", "end", "k6_exit")
-meta = {"service": service, "switch": switch, "env": var, "script": script, "args": args, "git": rev,
+meta = {"service": service, "switch": switch, "env": var, "both": os.environ["AB_ENV"], "script": script, "args": args, "git": rev,
         "prometheus": f"http://127.0.0.1:{port}", "job": f"perflab-{service}",
         "arms": [dict(zip(keys, a.split(","))) for a in arms]}
 for a in meta["arms"]:

@@ -29,6 +29,30 @@ if [ -d e2e ]; then
   scripts/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
     --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
     charts/perflab-loadtest/files/dashboards/k6.json
+  log "a broken endpoint turns a smoke red: the shortener stopped 6 s into its smoke (k6 must exit 99, thresholds crossed)"
+  red=0
+  (sleep 6; scripts/stack.sh stop shortener) &
+  TESTID="red-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/shortener/smoke.js -e DURATION=12s >"$PERFLAB_RUN/logs/smoke-red.log" 2>&1 || red=$?
+  wait
+  scripts/stack.sh start shortener
+  [ "$red" = 99 ] || { log "the smoke against a stopped shortener exited $red, not 99 (see $PERFLAB_RUN/logs/smoke-red.log)"; exit 1; }
+  log "A/B report from a short run: route points-fetch jdbc-stream vs interface-projection (body cache off in both)"
+  ab=$(AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 scripts/ab.sh route points-fetch jdbc-stream interface-projection \
+    k6-tests/route/readers.js -e ROUTE=1 -e MODE=sustained -e VUS=10 -e DURATION=10s | tail -n 1)
+  python3 - "$ab" <<'PY'
+import json, sys
+from pathlib import Path
+d = Path(sys.argv[1])
+r = json.loads((d / "ratios.json").read_text())
+assert (d / "report.html").read_text().count("<polyline") >= 12, "the report's plots are empty"
+# B is seed 002's interface projection: slower, fewer reads per second, far more allocation per request
+problems = [f"{k} B/A {r.get(k)} not {op} {x}" for k, op, x in [
+    ("latency p95", ">", 2), ("iterations/s", "<", 0.5), ("allocated per request (service)", ">", 2)]
+    if r.get(k) is None or not (r[k] > x if op == ">" else r[k] < x)]
+if problems:
+    sys.exit("A/B direction wrong: " + "; ".join(problems))
+print((d / "report.md").read_text())
+PY
   log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
   CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
 fi
