@@ -1202,6 +1202,22 @@ def gateway_verifies_bearer_tokens_with_a_jwks_uri_or_a_pem_never_both():
     assert env(render("gateway.jwt.audience=api://perflab"), "gateway")["PERFLAB_GATEWAY_JWT_AUDIENCE"] == "api://perflab"
 
 
+# --- tracing ---------------------------------------------------------------------------------------------------------
+
+@test
+def tracing_is_off_by_default_and_one_value_turns_it_on_for_every_pod_with_its_collector_reachable():
+    docs = render()
+    assert not any(k.startswith("MANAGEMENT_TRACING") for n in ("gateway", "mail", "send", "shortener") for k in env(docs, n))
+    on = render("tracing.enabled=true", "tracing.endpoint=http://otel.observability:4318/v1/traces")
+    for n in ("gateway", "mail", "send", "shortener"):
+        e = env(on, n)
+        assert e["MANAGEMENT_TRACING_EXPORT_ENABLED"] == "true" and e["MANAGEMENT_TRACING_SAMPLING_PROBABILITY"] == "0.1", e
+        assert e["MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT"] == "http://otel.observability:4318/v1/traces"
+        assert 4318 in peers_names(one(on, "NetworkPolicy", f"t-perflab-{n}")["spec"]["egress"]), n
+    assert 4318 not in peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])
+    assert "tracing.endpoint is required" in refuses("tracing.enabled=true")
+
+
 def main(argv):
     flt = argv[0] if argv else ""
     passed = failed = 0
