@@ -29,7 +29,7 @@ import dev.perflab.gateway.auth.IdentityRelayFilter;
 /**
  * The gateway's routes, read from files outside its jar: every {@code <service>.yaml} in one directory holds that
  * service's {@code routes:} list, in Spring Cloud Gateway's own route format. Adding a service is adding a file
- * (locally under {@code config/gateway/routes/}, in the chart its {@code services.<key>.routes} block), never a
+ * (the repository's {@code config/gateway/routes/}, which the chart ships and mounts as a ConfigMap), never a
  * change to the gateway. A file's routes keep their order; across files {@code order} decides (lower first).
  * {@code ${...}} placeholders resolve against the gateway's environment, so a route names its service's address
  * as {@code ${perflab.gateway.services.<service>:<local default>}}. A route without {@code service} metadata gets
