@@ -5,6 +5,8 @@
 // within 100 ms, and after the drain no SMS delivered twice (SMS_SINK_URL: the endpoint's counts).
 //
 //   k6 run -e TOKEN=... -e SMS_SINK_URL=http://127.0.0.1:18086 k6-tests/notifier/seed001.js
+//
+// RATE, PEAK and STAGE (defaults 50, 100, 1m: the seed's) shorten or scale the profile for scripts/bench-notifier.sh.
 import http from 'k6/http';
 import { check } from 'k6';
 import { Counter } from 'k6/metrics';
@@ -13,19 +15,29 @@ import { summaries } from '../lib/summary.js';
 import { drain, eventOfThisVu, notifierHeaders, sign, sinkCount } from './common.js';
 
 const signed = new Counter('notifier_signed');
+// answers other than 201, by kind: 503 (the service found no pool connection, or the gateway no service), 504 (the
+// gateway gave up waiting), anything else
+const refused503 = new Counter('notifier_sign_503');
+const timedOut504 = new Counter('notifier_sign_504');
+const otherwise = new Counter('notifier_sign_other');
+
+const RATE = Number(__ENV.RATE || 50);
+const PEAK = Number(__ENV.PEAK || 100);
+const STAGE = __ENV.STAGE || '1m';
+const STAGE_SECONDS = ((m) => (m ? Number(m[1]) * (m[2] === 'm' ? 60 : 1) : 60))(/^(\d+)(s|m)?$/.exec(STAGE));
 
 export const options = {
   scenarios: {
     seed001: {
       executor: 'ramping-arrival-rate',
-      startRate: 50,
+      startRate: RATE,
       timeUnit: '1s',
-      preAllocatedVUs: 60,
-      maxVUs: 200,
+      preAllocatedVUs: Math.ceil(RATE * 1.2),
+      maxVUs: Math.max(200, PEAK * 2),
       stages: [
-        { target: 50, duration: '1m' },
-        { target: 100, duration: '1s' },
-        { target: 100, duration: '59s' },
+        { target: RATE, duration: `${STAGE_SECONDS}s` },
+        { target: PEAK, duration: '1s' },
+        { target: PEAK, duration: `${STAGE_SECONDS - 1}s` },
       ],
     },
   },
@@ -50,6 +62,12 @@ export default function () {
   const res = sign(event);
   if (check(res, { 'signing is 201': (r) => r.status === 201 })) {
     signed.add(1);
+  } else if (res.status === 503) {
+    refused503.add(1);
+  } else if (res.status === 504) {
+    timedOut504.add(1);
+  } else {
+    otherwise.add(1);
   }
 }
 

@@ -12,6 +12,7 @@ import dev.perflab.platform.work.ClaimLoop;
  * commit, then a bounded executor sends; what it refuses the sweeper sends) or {@code in-transaction-sync} (seeds 001
  * and 003's start: the provider is called inside the registration's transaction)
  * @param executor the bounded pool that sends after commit (seed 001's 15/100/50)
+ * @param workPool the database connections of dispatch and sweeper, a pool apart from the requests'
  * @param sweeper the claim loop that sends what the executor refused, what failed, and what a crash left behind
  * @param sms the SMS provider
  * @param mail the welcome mail's relay and sender
@@ -21,7 +22,7 @@ import dev.perflab.platform.work.ClaimLoop;
  */
 @ConfigurationProperties("perflab.notifier")
 public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch dispatch,
-		@DefaultValue Executor executor, @DefaultValue Sweeper sweeper, @DefaultValue Sms sms, @DefaultValue Mail mail,
+		@DefaultValue Executor executor, @DefaultValue WorkPool workPool, @DefaultValue Sweeper sweeper, @DefaultValue Sms sms, @DefaultValue Mail mail,
 		@DefaultValue("10") int bcryptStrength, @DefaultValue("20") int pageSize, @DefaultValue Seed seed) {
 
 	public enum Dispatch {
@@ -38,6 +39,17 @@ public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch di
 	 */
 	public record Executor(@DefaultValue("15") int corePoolSize, @DefaultValue("100") int maxPoolSize,
 			@DefaultValue("50") int queueCapacity) {
+	}
+
+	/**
+	 * The connections every send uses for its claim and its outcome (one short UPDATE each), and the sweeper for its
+	 * claims: a Hikari pool of their own. With one pool, up to 100 dispatch threads queued for the same 10 connections
+	 * as the registrations, and a signing waited behind sends (p95 836 ms, 9 pool timeouts at seed 001's profile).
+	 * @param maximumPoolSize connections; 4 carry 100 sends/s of two ~1 ms statements each with room for the sweeper
+	 * @param connectionTimeout how long a send waits for one; it waits off the request path, so longer than the
+	 * requests' 5 s: a send that gives up leaves its row to the sweeper (claim) or to a lease and a resend (outcome)
+	 */
+	public record WorkPool(@DefaultValue("4") int maximumPoolSize, @DefaultValue("30s") Duration connectionTimeout) {
 	}
 
 	/**

@@ -23,8 +23,8 @@ import com.sun.net.httpserver.HttpServer;
 
 /**
  * An SMS provider of the project's own, on 127.0.0.1: {@code POST /sms} with an {@code Idempotency-Key} header (the
- * notification's message id) answers after {@code latency} (seed 001's provider took 0.5 s) and fails with a 503 at
- * {@code failureRate}; every accepted delivery is counted per message id, so a message sent twice shows as a
+ * notification's message id) answers after {@code latency} (seed 001's provider took 0.5 s), or at once with a 503 at
+ * {@code failureRate} (1: a provider that is down); every accepted delivery is counted per message id, so a message sent twice shows as a
  * duplicate. {@code GET /count}, {@code GET /deliveries} and {@code GET /deliveries/<id>} answer what arrived;
  * {@code POST /settings?latency-ms=&failure-rate=} changes the behaviour while running; {@code POST /reset} forgets
  * the counts. One virtual thread per request: a slow provider costs no platform thread.
@@ -170,12 +170,13 @@ public final class SmsSink implements AutoCloseable {
 				return;
 			}
 			listener.accept(id);
-			sleep(latency);
+			// a provider that is down refuses at once: a 30 s outage costs the sender retries, not 0.5 s per refusal
 			if (failureRate > 0 && ThreadLocalRandom.current().nextDouble() < failureRate) {
 				refused.incrementAndGet();
 				answer(exchange, 503, "{\"error\":\"provider unavailable\"}");
 				return;
 			}
+			sleep(latency);
 			int n = counts.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
 			deliveries.incrementAndGet();
 			answer(exchange, 200, "{\"message_id\":" + quote(id) + ",\"count\":" + n + "}");

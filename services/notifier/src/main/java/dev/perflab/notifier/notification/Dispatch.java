@@ -6,5 +6,5 @@ package dev.perflab.notifier.notification;
  */
 interface Dispatch {
 
-	void registered(long notificationId);
+	void registered(Pending notification);
 }

@@ -1,5 +1,6 @@
 package dev.perflab.notifier.notification;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -14,9 +15,15 @@ import dev.perflab.notifier.NotifierProperties;
 @Configuration(proxyBeanMethods = false)
 class DispatchConfiguration {
 
+	@Bean(destroyMethod = "close")
+	WorkDatabase notifierWorkDatabase(HikariDataSource requests, NotifierProperties properties, MeterRegistry meters) {
+		return new WorkDatabase(requests, properties.workPool(), meters);
+	}
+
+	/** Takes the work database so that it is closed only after the sends in flight have settled on it. */
 	@Bean
 	@ConditionalOnProperty(name = "perflab.notifier.dispatch", havingValue = "after-commit-async", matchIfMissing = true)
-	ThreadPoolTaskExecutor notifierDispatchExecutor(NotifierProperties properties) {
+	ThreadPoolTaskExecutor notifierDispatchExecutor(NotifierProperties properties, WorkDatabase notifierWorkDatabase) {
 		NotifierProperties.Executor settings = properties.executor();
 		ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
 		executor.setCorePoolSize(settings.corePoolSize());

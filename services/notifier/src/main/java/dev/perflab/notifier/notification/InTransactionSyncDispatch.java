@@ -10,20 +10,20 @@ import dev.perflab.notifier.NotifierProperties;
  */
 class InTransactionSyncDispatch implements Dispatch {
 
-	private final NotificationStore store;
+	private final NotificationStore inTransaction;
 
 	private final Sender sender;
 
 	private final NotifierProperties.Sweeper settings;
 
 	InTransactionSyncDispatch(NotificationStore store, Sender sender, NotifierProperties properties) {
-		this.store = store;
+		this.inTransaction = store.inRequestTransaction();
 		this.sender = sender;
 		this.settings = properties.sweeper();
 	}
 
 	@Override
-	public void registered(long notificationId) {
-		store.claimFresh(notificationId, settings.lease()).ifPresent(sender::deliver);
+	public void registered(Pending notification) {
+		inTransaction.claimFresh(notification, settings.lease()).ifPresent(n -> sender.deliver(n, inTransaction));
 	}
 }

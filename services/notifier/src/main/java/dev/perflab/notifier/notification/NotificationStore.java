@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
@@ -19,26 +20,44 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Every statement on the notification table. A claim pushes {@code next_attempt_at} a lease ahead and counts the
  * attempt, in one short transaction ({@code FOR UPDATE SKIP LOCKED}: replicas claim side by side without waiting);
- * the outcome is recorded on that attempt only, so a sender whose lease ran out changes nothing.
+ * the outcome is recorded on that attempt only, so a sender whose lease ran out changes nothing. The insert and the
+ * reads answer requests on the requests' pool; claims and outcomes run on the {@link WorkDatabase}, so a request
+ * never waits for a connection behind a send.
  */
 @Component
 class NotificationStore {
 
 	private static final String COLUMNS = "id, channel, recipient, subject, body, attempts";
 
+	private final JdbcClient requests;
+
 	private final JdbcClient jdbc;
 
 	private final TransactionTemplate tx;
 
-	NotificationStore(JdbcClient jdbc, TransactionTemplate tx) {
+	@Autowired
+	NotificationStore(JdbcClient requests, WorkDatabase work) {
+		this(requests, work.jdbc(), work.tx());
+	}
+
+	private NotificationStore(JdbcClient requests, JdbcClient jdbc, TransactionTemplate tx) {
+		this.requests = requests;
 		this.jdbc = jdbc;
 		this.tx = tx;
+	}
+
+	/**
+	 * The same statements on the requests' pool, inside the caller's transaction: only the lab baseline claims and
+	 * settles there (a claim on another connection would wait for the row lock of the uncommitted registration).
+	 */
+	NotificationStore inRequestTransaction() {
+		return new NotificationStore(requests, requests, null);
 	}
 
 	/** Writes a PENDING notification (in the caller's transaction); the sweeper leaves it alone for {@code grace}. */
 	long insert(Outgoing out, Duration grace) {
 		KeyHolder key = new GeneratedKeyHolder();
-		jdbc.sql("""
+		requests.sql("""
 				INSERT INTO notification (office, channel, recipient, template, subject, body, status, next_attempt_at)
 				VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?)""")
 			.params(out.office(), out.channel().name(), out.recipient(), out.template(), out.subject(), out.body(),
@@ -47,18 +66,18 @@ class NotificationStore {
 		return key.getKey().longValue();
 	}
 
-	/** Claims a notification nobody has tried yet (the dispatch right after its registration). */
-	Optional<Claimed> claimFresh(long id, Duration lease) {
+	/**
+	 * Claims a notification nobody has tried yet (the dispatch right after its registration): one UPDATE, the message
+	 * came with the commit.
+	 */
+	Optional<Claimed> claimFresh(Pending pending, Duration lease) {
 		int claimed = jdbc.sql("""
 				UPDATE notification SET attempts = 1, next_attempt_at = ?
 				WHERE id = ? AND status = 'PENDING' AND attempts = 0""")
-			.params(Timestamp.from(now().plus(lease)), id)
+			.params(Timestamp.from(now().plus(lease)), pending.id())
 			.update();
-		if (claimed == 0) {
-			return Optional.empty(); // the sweeper took it first (its grace ran out)
-		}
-		return jdbc.sql("SELECT " + COLUMNS + " FROM notification WHERE id = ?").param(id).query(NotificationStore::claimed)
-			.optional();
+		// 0: the sweeper took it first (its grace ran out)
+		return claimed == 0 ? Optional.empty() : Optional.of(pending.claimed(1));
 	}
 
 	/** Claims these notifications if nobody has tried them yet (dispatches the executor refused). */
@@ -122,7 +141,7 @@ class NotificationStore {
 	}
 
 	Optional<NotificationView> find(String office, long id) {
-		return jdbc.sql("""
+		return requests.sql("""
 				SELECT id, channel, recipient, template, status, attempts, created_at, next_attempt_at, sent_at, last_error
 				FROM notification WHERE id = ? AND office = ?""")
 			.params(id, office)

@@ -43,7 +43,7 @@ public class Notifications {
 				created.increment();
 			}
 		});
-		dispatch.registered(id);
+		dispatch.registered(Pending.of(id, out));
 		return id;
 	}
 

@@ -62,6 +62,11 @@ class Sender {
 	}
 
 	void deliver(Claimed n) {
+		deliver(n, store);
+	}
+
+	/** Sends and records the outcome through {@code store} (the lab baseline: inside the registration's transaction). */
+	void deliver(Claimed n, NotificationStore store) {
 		Timer.Sample sample = Timer.start();
 		try {
 			providers.get(n.channel()).send(n);
