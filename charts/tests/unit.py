@@ -394,7 +394,8 @@ def stores_render_only_when_a_service_uses_them():
         assert ("StatefulSet", f"t-perflab-{store}") in names, (store, names)
     names = {(d["kind"], d["metadata"]["name"]) for d in render("services.send.enabled=false")}
     assert ("StatefulSet", "t-perflab-mysql") in names and not any(n.endswith("-smtp") for _, n in names), names
-    names = {(d["kind"], d["metadata"]["name"]) for d in render("services.send.enabled=false", "services.mail.enabled=false")}
+    names = {(d["kind"], d["metadata"]["name"]) for d in render("services.send.enabled=false", "services.mail.enabled=false",
+                                                                "services.route.enabled=false")}
     assert not any(n.endswith(("-mysql", "-smtp")) for _, n in names), names
     names = {(d["kind"], d["metadata"]["name"]) for d in render("services.shortener.enabled=false")}
     assert not any(n.endswith("-mongodb") for _, n in names), names
@@ -453,7 +454,8 @@ def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
     assert not [d for d in render(values=(str(CHART / "ci" / "external-stores-values.yaml"),)) if d["kind"] == "Job"]
     assert "no stores.mysql.external.adminSecret" in (CHART / "templates" / "NOTES.txt").read_text()
     assert not [d for d in render("databaseJob.enabled=false") if d["kind"] == "Job"]
-    assert not [d for d in render("services.mail.enabled=false", "services.send.enabled=false") if d["kind"] == "Job"]
+    assert not [d for d in render("services.mail.enabled=false", "services.send.enabled=false", "services.route.enabled=false")
+                if d["kind"] == "Job"]
 
 
 @test
@@ -685,7 +687,7 @@ def network_policy_lets_send_be_called_by_the_gateway_and_mail_only():
 def network_policy_lets_only_the_services_reach_their_stores():
     docs = render()
     want = {"mongodb": ({27017: {"shortener"}}), "redis": {6379: {"gateway", "shortener"}},
-            "mysql": {3306: {"mail", "send", "mysql-databases"}}, "smtp": {1025: {"send"}}}  # + the database Job
+            "mysql": {3306: {"mail", "send", "route", "mysql-databases"}}, "smtp": {1025: {"send"}}}  # + the database Job
     for store, ing in want.items():
         np = one(docs, "NetworkPolicy", f"t-perflab-{store}")["spec"]
         assert peers_names(np["ingress"]) == ing, (store, np["ingress"])
