@@ -25,7 +25,7 @@ cd "$PERFLAB_ROOT"
 
 TAG="${TAG:-$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' charts/perflab/Chart.yaml)}"
 [ -n "$TAG" ] || { log "no appVersion in charts/perflab/Chart.yaml"; exit 1; }
-MODULES="${MODULES:-gateway services/mail services/send services/shortener services/route}"
+MODULES="${MODULES:-gateway ${PERFLAB_SERVICES[*]/#/services/}}"
 OUT="$PERFLAB_RUN/images"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/perflab-images.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT

@@ -40,7 +40,7 @@ GW="" TOKEN="" BASE=""
 
 host_apps_stopped() {
   local a
-  for a in gateway mail send shortener; do scripts/stack.sh stop "$a" >/dev/null 2>&1 || return 1; done
+  for a in gateway "${PERFLAB_SERVICES[@]}"; do scripts/stack.sh stop "$a" >/dev/null 2>&1 || return 1; done
   # what a run on its own needs too (each idempotent): the stores, the dev JWT keys, k6
   scripts/stack.sh stores >/dev/null 2>&1 && scripts/jwt.sh keys >/dev/null && scripts/install.sh >/dev/null
 }
@@ -89,14 +89,16 @@ install_wait() {
     --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip" \
     --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT" \
     --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" --set seed.mails="${MAILS:-20000}" \
+    --set services.notifier.env.PERFLAB_NOTIFIER_SMS_URL="http://$ip:$PERFLAB_SMS_SINK_PORT/sms" \
+    --set-json "services.notifier.egress=[{\"ports\":[{\"port\":$PERFLAB_SMS_SINK_PORT,\"protocol\":\"TCP\"}],\"to\":[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]}]" \
     --wait --timeout 6m >"$WORK/install.out" 2>&1 || { cat "$WORK/install.out"; pods_report; return 1; }
   echo "  installed and every pod Ready in $((SECONDS - t0)) s"
   pods_report
-  local s; for s in gateway mail send shortener; do started_in "$s"; done
+  local s; for s in gateway "${PERFLAB_SERVICES[@]}"; do started_in "$s"; done
   local want ready
   want="$(k -n "$NS" get deploy -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
   ready="$(k -n "$NS" get pods -l app.kubernetes.io/component=service -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
-  [ "$want" -ge 5 ] && [ "$ready" -eq "$want" ] || { echo "  expected $want Ready service pods, got $ready"; return 1; }
+  [ "$want" -ge 7 ] && [ "$ready" -eq "$want" ] || { echo "  expected $want Ready service pods, got $ready"; return 1; }
   TOKEN="$(scripts/jwt.sh token alice 1 3600)"
 }
 
@@ -129,6 +131,42 @@ for p in json.load(sys.stdin)["items"]:
 }
 
 curl_gw() { curl -sS --max-time 10 "$@"; }
+
+route_points() {  # a route created through the gateway, its points streamed back (gzip) by the route pod from MySQL
+  local body id out
+  body="$("$K8S_TOOLS_PYTHON" -c '
+import json, math
+pts, lat, lng, h = [], 37.5, 127.0, 0.3
+for i in range(2000):
+    h += math.sin(i * 0.37) * 0.1; lat += math.cos(h) * 0.00005; lng += math.sin(h) * 0.00006
+    pts.append({"lat": round(lat, 7), "lng": round(lng, 7)})
+print(json.dumps({"name": "node test", "bus": "bus-1", "points": pts,
+                  "stops": [{"name": "first", **pts[0]}, {"name": "last", **pts[-1]}]}))')"
+  out="$(curl_gw -XPOST "$GW/v1/routes" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$body" -w '\n%{http_code}')"
+  [ "$(tail -n 1 <<<"$out")" = 201 ] || { echo "  create: $out" | head -c 400; return 1; }
+  id="$(head -n 1 <<<"$out" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
+  curl_gw --compressed "$GW/v1/routes/$id/points" -H "Authorization: Bearer $TOKEN" -o "$WORK/points.json" || return 1
+  "$K8S_TOOLS_PYTHON" -c 'import json, sys; n = len(json.load(open(sys.argv[1]))); print("  route", sys.argv[2], "streamed back", n, "points"); sys.exit(n != 2000)' \
+    "$WORK/points.json" "$id"
+}
+
+notifier_sms() {  # a guestbook signing through the gateway: the notifier pod sends its SMS to the host's sink, once
+  local before ev out nid status i
+  before="$(curl -s "http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["deliveries"])')"
+  ev="$(curl_gw -XPOST "$GW/v1/events" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"title":"node test"}' \
+    | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["id"])')" || return 1
+  out="$(curl_gw -XPOST "$GW/v1/events/$ev/guestbook" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
+    -d '{"name":"node","phone":"01055550000","message":"from the node test"}')" || return 1
+  nid="$("$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])["notification_id"])' "$out")" || { echo "  $out"; return 1; }
+  for i in $(seq 1 60); do
+    status="$(curl_gw "$GW/v1/notifications/$nid" -H "Authorization: Bearer $TOKEN" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["status"])')"
+    [ "$status" = SENT ] && break
+    sleep 0.5
+  done
+  local after; after="$(curl -s "http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["deliveries"])')"
+  echo "  notification $nid: $status; SMS at the host's sink: $before -> $after"
+  [ "$status" = SENT ] && [ "$after" -eq $((before + 1)) ]
+}
 
 short_link_and_redirect() {
   local body code loc
@@ -248,6 +286,8 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "the seed Job filled mail's EML claim" seed_job_filled_the_claim
     step "mail list through the gateway" mail_list
     step "a send reaches the SMTP server (mail pod -> send pod -> SMTP)" send_reaches_smtp
+    step "a route's points streamed through the gateway (route pod -> MySQL)" route_points
+    step "a guestbook signing's SMS reaches the host's sink once (notifier pod, after commit)" notifier_sms
     step "helm test" helm_test
     step "helm uninstall" uninstall
   fi
