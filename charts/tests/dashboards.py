@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Chart tests of the Grafana dashboards: render with `helm template` and assert on the ConfigMaps (unit.py's style).
+
+    HELM=/path/to/helm dashboards.py [name-filter]
+
+Whether each query is answered by a real Prometheus is scripts/check-dashboards.sh's job; this file checks what a
+rendering can tell: labels, JSON, variables, the testid annotation, and that no service's dashboard asks another
+service's metrics. Prints one line per test and closes with `dashboards: N passed, N failed`.
+"""
+import json
+import os
+import re
+import sys
+import traceback
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from unit import CHART, ROOT, one, render  # noqa: E402
+
+MONITORING = (str(CHART / "ci" / "monitoring-values.yaml"),)
+ROUTE_ON = "services.route.enabled=true"
+# a service that exists as a values block only, with no dashboard file of its own
+DEMO = '--set-json services.demo={"enabled":true,"port":8090,"image":{"repository":"perflab/demo"},' \
+       '"resources":{"limits":{"cpu":"1","memory":"1536Mi"}},"stores":["mysql"]}'
+SYSTEM = ["overview", "jvm", "hikaricp"]
+VALUES = yaml.safe_load((CHART / "values.yaml").read_text())
+# Grafana's own variables; every other __NAME__ is a chart placeholder that must have been filled
+GRAFANA = re.compile(r"\$__(rate_interval|interval|range)\b")
+
+TESTS = []
+
+
+def test(fn):
+    TESTS.append(fn)
+    return fn
+
+
+def dashboards(docs):
+    """{ConfigMap name: (ConfigMap, dashboard)} of every ConfigMap the Grafana sidecar picks up."""
+    out = {}
+    for d in docs:
+        if d["kind"] == "ConfigMap" and d["metadata"].get("labels", {}).get("grafana_dashboard") == "1":
+            (key, text), = d["data"].items()
+            assert key.endswith(".json"), key
+            out[d["metadata"]["name"]] = (d, json.loads(text))
+    return out
+
+
+def panels(items):
+    for p in items:
+        yield p
+        yield from panels(p.get("panels", []))
+
+
+def targets(board):
+    return [(p["title"], t) for p in panels(board["panels"]) for t in p.get("targets", [])]
+
+
+def exprs(board):
+    return [t["expr"] for _, t in targets(board)]
+
+
+SELECTOR = re.compile(r"\b([a-zA-Z_:][a-zA-Z0-9_:]*)\{([^}]*)\}")
+
+
+def selectors(expr):
+    return [(name, m) for name, m in SELECTOR.findall(expr) if name not in ("by", "without")]
+
+
+def variables(board):
+    return {v["name"]: v for v in board["templating"]["list"]}
+
+
+@test
+def every_dashboard_is_a_labelled_configmap_of_json_with_its_placeholders_filled():
+    boards = dashboards(render(ROUTE_ON, values=MONITORING))
+    services = ["gateway", "mail", "send", "route", "shortener", "notifier"]
+    want = {f"t-perflab-{s}-dashboard" for s in services} | {f"t-perflab-dashboard-{b}" for b in SYSTEM}
+    assert set(boards) == want, sorted(boards)
+    uids = set()
+    for name, (cm, board) in boards.items():
+        assert cm["metadata"]["annotations"]["grafana_folder"] == "perflab", cm["metadata"]
+        assert cm["metadata"]["labels"]["app.kubernetes.io/instance"] == "t", cm["metadata"]["labels"]
+        text = GRAFANA.sub("", json.dumps(board))
+        assert "__" not in text, (name, text[text.index("__") - 80:text.index("__") + 40])
+        assert board["uid"] not in uids and board["uid"].startswith("perflab-"), board["uid"]
+        uids.add(board["uid"])
+        assert "perflab" in board["tags"] and board["title"].startswith("perflab · "), board["title"]
+        ids = [p["id"] for p in panels(board["panels"])]
+        assert len(ids) == len(set(ids)), (name, "panel ids must be unique")
+        cells = [(p["gridPos"]["x"] + i, p["gridPos"]["y"] + j) for p in board["panels"]
+                 for i in range(p["gridPos"]["w"]) for j in range(p["gridPos"]["h"])]
+        assert len(cells) == len(set(cells)) and all(x < 24 for x, _ in cells), (name, "panels overlap")
+        assert targets(board), name
+        for title, t in targets(board):
+            assert t["datasource"] == {"type": "prometheus", "uid": "${datasource}"}, (name, title)
+            assert t["expr"].count("(") == t["expr"].count(")"), (name, title, t["expr"])
+        assert [b["uid"] for _, b in boards.values()].count(board["uid"]) == 1
+
+
+@test
+def every_dashboard_has_datasource_namespace_and_pod_variables_and_the_k6_run_annotation():
+    boards = dashboards(render(ROUTE_ON, values=MONITORING))
+    for name, (_, board) in boards.items():
+        v = variables(board)
+        assert v["datasource"]["type"] == "datasource" and v["datasource"]["query"] == "prometheus", name
+        want = {"datasource", "namespace"} | ({"service"} if "-dashboard-" in name else set()) \
+            | (set() if name.endswith("-overview") else {"pod"})
+        assert want <= set(v), (name, sorted(v))
+        for var in want - {"datasource"}:
+            q = v[var]["query"]["query"]
+            assert q.startswith("label_values(") and q.endswith(f", {'perflab_service' if var == 'service' else var})"), (name, q)
+            assert v[var]["datasource"]["uid"] == "${datasource}", name
+        assert v["namespace"]["current"]["value"] == "lab", (name, v["namespace"].get("current"))
+        assert "pod" not in want or v["pod"]["includeAll"] and v["pod"]["allValue"] == ".+", name
+        used = " ".join(exprs(board))
+        for var in want - {"datasource"}:
+            assert f"${var}" in used, (name, f"${var} is never used")
+        (ann,) = board["annotations"]["list"]
+        assert "k6_http_reqs_total" in ann["expr"] and "testid" in ann["expr"] and "{{testid}}" in ann["titleFormat"]
+        assert ann["enable"] and ann["datasource"]["uid"] == "${datasource}", name
+
+
+def owner_families(svc, stores):
+    """Metric families only some services export, and whether `svc` may ask for them."""
+    return {
+        "perflab_": None,  # perflab_<service>_*: checked by name below
+        "spring_cloud_gateway_": svc == "gateway",
+        "hikaricp_": "mysql" in stores,
+        "jdbc_": "mysql" in stores,
+        "mongodb_driver_": "mongodb" in stores,
+        "lettuce_": "redis" in stores,
+        "tomcat_": svc != "gateway",
+        "k6_": False,
+        "kube_": False,
+        "container_": False,
+    }
+
+
+@test
+def no_service_dashboard_asks_another_services_metrics():
+    boards = dashboards(render(ROUTE_ON, DEMO, values=MONITORING))
+    checked = 0
+    for name, (_, board) in boards.items():
+        if "-dashboard-" in name:
+            continue
+        svc = name.removeprefix("t-perflab-").removesuffix("-dashboard")
+        stores = VALUES["services"].get(svc, {}).get("stores", ["mysql"] if svc == "demo" else [])
+        families = owner_families(svc, stores)
+        for title, t in targets(board):
+            sels = selectors(t["expr"])
+            assert sels, (name, title, "no metric selector")
+            for metric, matchers in sels:
+                assert f'job="t-perflab-{svc}"' in matchers, (name, title, metric, matchers)
+                assert 'namespace="$namespace"' in matchers and 'pod=~"$pod"' in matchers, (name, title, matchers)
+                if metric.startswith("perflab_"):
+                    assert metric.startswith(f"perflab_{svc}_"), (name, title, metric)
+                for prefix, allowed in families.items():
+                    if allowed is False and metric.startswith(prefix) or allowed is not None and not allowed \
+                            and metric.startswith(prefix):
+                        raise AssertionError((name, title, f"{metric} is not {svc}'s"))
+            checked += 1
+    assert checked > 100, checked
+
+
+@test
+def a_service_without_a_file_of_its_own_gets_the_generic_dashboard():
+    boards = dashboards(render(DEMO, values=MONITORING))
+    _, board = boards["t-perflab-demo-dashboard"]
+    generic = json.loads((CHART / "files" / "dashboards" / "service.json").read_text())
+    assert [p["title"] for p in board["panels"]] == [p["title"] for p in generic["panels"]]
+    assert board["uid"] == "perflab-demo" and board["title"] == "perflab · demo"
+    # the generic one only asks what every service exports: HTTP server requests, process and JVM metrics
+    for e in exprs(board):
+        for metric, _ in selectors(e):
+            assert metric.startswith(("http_server_requests_", "jvm_", "process_")), metric
+
+
+@test
+def each_service_dashboard_starts_with_the_same_requests_and_jvm_panels():
+    generic = json.loads((CHART / "files" / "dashboards" / "service.json").read_text())
+    head = [(p["title"], [t["expr"] for t in p.get("targets", [])], p["gridPos"]) for p in generic["panels"]]
+    for f in sorted((CHART / "files" / "dashboards").glob("*.json")):
+        board = json.loads(f.read_text())
+        mine = [(p["title"], [t["expr"] for t in p.get("targets", [])], p["gridPos"]) for p in board["panels"]]
+        assert mine[:len(head)] == head, (f.name, "the shared head differs from service.json")
+
+
+@test
+def the_hikaricp_dashboard_is_only_about_pools_and_the_jvm_dashboard_reads_cluster_metrics_by_container():
+    boards = dashboards(render(values=MONITORING))
+    _, hikari = boards["t-perflab-dashboard-hikaricp"]
+    assert "hikaricp_connections" in variables(hikari)["service"]["query"]["query"]
+    assert {m for e in exprs(hikari) for m, _ in selectors(e)} <= {
+        f"hikaricp_connections_{s}" for s in ["active", "idle", "max", "pending", "timeout_total", "acquire_seconds_sum",
+                                              "acquire_seconds_count", "acquire_seconds_max", "usage_seconds_sum",
+                                              "usage_seconds_count", "usage_seconds_max", "creation_seconds_max"]}
+    _, jvm = boards["t-perflab-dashboard-jvm"]
+    for e in exprs(jvm):
+        for metric, matchers in selectors(e):
+            if metric.startswith(("kube_", "container_")):  # kube-state-metrics / cAdvisor: no perflab_service label
+                assert 'container=~"$service"' in matchers and 'pod=~"$pod"' in matchers, (metric, matchers)
+            else:
+                assert 'perflab_service=~"$service"' in matchers, (metric, matchers)
+    titles = {p["title"] for p in panels(jvm["panels"])}
+    for t in ["G1 Eden Space used", "G1 Survivor Space used", "G1 Old Gen used", "Old gen after GC (the leak check)",
+              "GC pauses per second", "GC pause time per second", "Longest GC pause", "Allocation and promotion rate",
+              "Threads by state", "CPU: cores used vs container limit", "CFS throttling (share of periods throttled)",
+              "Restarts and OOM kills"]:
+        assert t in titles, t
+
+
+def k6_thresholds():
+    """(service, k6 metric, percentile, limit in seconds) of every latency threshold of the k6 smokes of the services
+    with a dashboard of their own (a service's SLOs join the overview with its dashboard file)."""
+    out = []
+    for f in sorted((ROOT / "k6-tests").glob("*/smoke.js")):
+        if not (CHART / "files" / "dashboards" / f"{f.parent.name}.json").exists():
+            continue
+        block = re.search(r"thresholds:\s*\{(.*?)\n\s*\},", f.read_text(), re.S).group(1)
+        for metric, limits in re.findall(r"^\s*'?([\w{}:]+)'?:\s*\[(.*?)\]", block, re.M):
+            for q, ms in re.findall(r"p\((\d+)\)<(\d+)", limits):
+                out.append((f.parent.name, metric, int(q), int(ms) / 1000))
+    return out
+
+
+@test
+def the_overview_slos_are_the_k6_smoke_thresholds():
+    _, overview = dashboards(render(values=MONITORING))["t-perflab-dashboard-overview"]
+    by_title = {p["title"]: p for p in panels(overview["panels"])}
+    slo = by_title["Latency SLOs used (server-side percentile / k6 threshold)"]["targets"]
+    thresholds = k6_thresholds()
+    assert len(thresholds) >= 5, thresholds
+    for svc, metric, q, limit in thresholds:
+        match = [t for t in slo if f'perflab_service="{svc}"' in t["expr"] and t["expr"].startswith(f"histogram_quantile(0.{q},")
+                 and t["expr"].endswith(f"/ {limit:g}")]
+        assert len(match) == 1, (svc, metric, q, limit, [t["expr"][-60:] for t in slo])
+    assert len(slo) == len(thresholds), "a latency SLO on the overview that no k6 smoke threshold states"
+    for f in (ROOT / "k6-tests").glob("*/smoke.js"):
+        if (CHART / "files" / "dashboards" / f"{f.parent.name}.json").exists():
+            assert "http_req_failed: ['rate<0.01']" in f.read_text(), f
+    budget = by_title["Error budget left over the time range (99% of requests not 5xx)"]["targets"][0]["expr"]
+    assert budget.endswith("/ 0.01") and 'httpStatusCode=~"5.."' in budget, budget
+
+
+@test
+def no_dashboard_configmaps_when_dashboards_are_off():
+    docs = render(values=MONITORING + (str(CHART / "ci" / "default-values.yaml"),))
+    off = render("monitoring.dashboards.enabled=false", values=MONITORING)
+    assert dashboards(docs) and not dashboards(off)
+
+
+def main(argv):
+    flt = argv[0] if argv else ""
+    passed = failed = 0
+    for fn in TESTS:
+        if flt not in fn.__name__:
+            continue
+        try:
+            fn()
+            passed += 1
+            print(f"  ok    {fn.__name__}")
+        except Exception as e:  # noqa: BLE001 - report every failure, keep going
+            failed += 1
+            print(f"  FAIL  {fn.__name__}: {e}")
+            if os.environ.get("VERBOSE"):
+                traceback.print_exc()
+    print(f"dashboards: {passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
