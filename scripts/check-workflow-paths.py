@@ -13,7 +13,9 @@ import sys
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-TOP = sorted(p.name for p in ROOT.iterdir() if not p.name.startswith(".git") or p.name == ".github")
+# the repository's own top-level entries (ignored ones such as the runtime folder .run/ are not repository paths)
+TOP = sorted({f.split("/")[0] for f in subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                                                      capture_output=True, text=True, check=True).stdout.splitlines()})
 # a repository path: one of the top-level entries, then path characters
 REPO_PATH = re.compile(r"(?<![\w./${}-])((?:%s)(?:/[\w.*{}$-]+)+)" % "|".join(re.escape(t) for t in TOP))
 INPUT_KEYS = {"path", "file", "files", "chart", "charts", "working-directory", "context", "dockerfile"}

@@ -1048,7 +1048,7 @@ def loadtest_runs_are_named_and_tagged_by_run_id():
     assert tr["spec"]["arguments"].startswith("--tag testid=ab-7"), tr["spec"]["arguments"]
     # the test's own arguments follow, and without results.prometheus nothing is sent anywhere
     parallel = render(chart=LOADTEST, values=(str(LOADTEST / "ci" / "parallel-values.yaml"),))
-    args = [d for d in parallel if d["kind"] == "TestRun"][0]["spec"]["arguments"]
+    args = [d for d in parallel if d["kind"] == "TestRun" and "shortener-smoke" in d["metadata"]["name"]][0]["spec"]["arguments"]
     assert args == "--tag testid=r1 --tag run=baseline", args
     assert "pattern" in refuses("runId=Not_A_Label", chart=LOADTEST, values=lv)
 
@@ -1081,7 +1081,7 @@ def loadtest_results_go_to_prometheus_with_a_dashboard_and_a_verdict_across_runn
     board = json.loads(dash["data"]["perflab-k6.json"])
     assert any(v["name"] == "testid" for v in board["templating"]["list"])
     assert all("$testid" in t["expr"] for p in board["panels"] for t in p["targets"])
-    verdict = [d for d in docs if d["kind"] == "Pod" and d["metadata"]["name"].endswith("-verdict")]
+    verdict = [d for d in docs if d["kind"] == "Pod" and d["metadata"]["name"].endswith("-verdict") and "shortener-smoke" in d["metadata"]["name"]]
     assert verdict and verdict[0]["metadata"]["annotations"]["helm.sh/hook"] == "test"
     ve = {x["name"]: x["value"] for x in verdict[0]["spec"]["containers"][0]["env"]}
     assert ve["TESTID"] == "r1" and ve["MAX_P95_SECONDS"] == "0.3", ve
