@@ -32,14 +32,17 @@ run() { # script user
     -e CALLER_TOKENS="$(callers "$2")" -e SUMMARY_DIR="$results" "${@:3}" "$1"
 }
 if [ "$script" = smoke ]; then
-  # each service's smoke lines (services/<name>/service.env: "<script> <user> [k6 args]"; alice is a seeded user)
+  # each service's smoke lines (services/<name>/service.env: "<script> <user> [k6 args]"; alice is a seeded user);
+  # every smoke runs, and the run fails at the end naming each smoke that failed
+  failed=()
   for n in "${PERFLAB_SERVICES[@]}"; do
     while read -r js user args; do
       [ -n "$js" ] || continue
       read -ra extra <<<"$args"
-      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null
+      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null || failed+=("$js (k6 exit $?)")
     done <<<"$(service_conf "$n" smoke)"
   done
+  [ ${#failed[@]} -eq 0 ] || { log "smokes failed: ${failed[*]}"; exit 1; }
 else
   run "$script" "${K6_USER:-alice}" "$@"
 fi

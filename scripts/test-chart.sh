@@ -111,6 +111,7 @@ validator_rejects_unknown_fields() {  # a check that cannot fail is a defect: pr
 }
 
 unit() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/unit.py; }
+dashboards() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/dashboards.py; }
 
 # The PrometheusRule's groups as a plain rules file (fixed release and namespace: the tests' job labels are
 # perflab-<service>), checked and unit-tested by promtool with charts/tests/rules-test.yaml.
@@ -302,6 +303,7 @@ if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_
   step "kubeconform rejects unknown fields (self-check)" validator_rejects_unknown_fields
 fi
 step "chart unit tests" unit
+step "dashboards: every one parses, has its variables, and asks only its own service's metrics" dashboards
 if step "alert rules: promtool check rules + test rules (charts/tests/rules-test.yaml)" alert_rules; then
   step "promtool test fails on a broken rule expression (self-check)" rules_test_catches_broken_expressions
 fi

@@ -29,6 +29,8 @@ if [ -d e2e ]; then
   scripts/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
     --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
     charts/perflab-loadtest/files/dashboards/k6.json
+  log "every query of every perflab dashboard and alert rule answered by Prometheus (and a metric nobody exports fails)"
+  scripts/check-dashboards.sh
   log "a broken endpoint turns a smoke red: the shortener stopped 6 s into its smoke (k6 must exit 99, thresholds crossed)"
   red=0
   (sleep 6; scripts/stack.sh stop shortener) &
