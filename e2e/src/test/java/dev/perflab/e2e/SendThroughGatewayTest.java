@@ -6,7 +6,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +15,7 @@ import static dev.perflab.e2e.Gateway.authed;
 import static dev.perflab.e2e.Gateway.json;
 import static dev.perflab.e2e.Gateway.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Seed 000's send path end to end: POST through the gateway to mail, mail's outbox relay to send, send to the real
@@ -26,6 +26,9 @@ class SendThroughGatewayTest {
 	static final String ALICE = DevTokens.token("alice", "1");
 
 	static final String BOB = DevTokens.token("bob", "1");
+
+	static final String SEND_ACTUATOR = "http://127.0.0.1:"
+			+ (Integer.parseInt(System.getenv().getOrDefault("PERFLAB_SEND_PORT", "8082")) + 1000);
 
 	static final String SMTP_API = "http://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_SMTP_API_PORT", "18025");
 
@@ -58,26 +61,43 @@ class SendThroughGatewayTest {
 		assertThat(send(authed("/v2/mails/" + no + "/delivery", BOB).GET()).statusCode()).as("bob never sees alice's delivery")
 			.isEqualTo(404);
 		assertThat(send(Gateway.request("/v2/mails/" + no + "/delivery").GET()).statusCode()).isEqualTo(401);
-		assertThat(send(Gateway.request("/internal/jobs/" + no).GET()).statusCode()).as("the hand-off API is not routed")
-			.isIn(401, 404);
+	}
+
+	/**
+	 * With a valid token, so authentication cannot be what answers: the gateway has no route to send's hand-off API,
+	 * and send never sees the call (had it been routed, send would have refused a user's identity with 403).
+	 */
+	@Test
+	void theHandOffApiIsNotRoutedEvenForAnAuthenticatedCaller() {
+		String job = "{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}";
+		double refusedBefore = refusedHandOffs();
+		for (String method : List.of("PUT", "GET")) {
+			HttpResponse<String> response = send(authed("/internal/jobs/" + System.nanoTime(), ALICE)
+				.header("Content-Type", "application/json")
+				.method(method, HttpRequest.BodyPublishers.ofString(job)));
+			assertThat(response.statusCode()).as(method + " " + response.body()).isEqualTo(404);
+			assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+		}
+		assertThat(refusedHandOffs()).as("calls of send's hand-off API it refused (401/403)").isEqualTo(refusedBefore);
+	}
+
+	/** Requests send's /internal/jobs answered 401 or 403, from its own Prometheus endpoint. */
+	private static double refusedHandOffs() {
+		HttpResponse<String> metrics = send(HttpRequest.newBuilder(URI.create(SEND_ACTUATOR + "/actuator/prometheus")).GET());
+		assertThat(metrics.statusCode()).isEqualTo(200);
+		return metrics.body().lines()
+			.filter(l -> l.startsWith("http_server_requests_seconds_count{") && l.contains("uri=\"/internal/jobs/{mailNo}\"")
+					&& (l.contains("status=\"401\"") || l.contains("status=\"403\"")))
+			.mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+			.sum();
 	}
 
 	private static Map<?, ?> awaitDone(long no) {
-		Instant until = Instant.now().plus(Duration.ofSeconds(30));
-		while (true) {
+		return await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> {
 			HttpResponse<String> response = send(authed("/v2/mails/" + no + "/delivery", ALICE).GET());
-			if (response.statusCode() == 200 && "done".equals(json(response).get("status"))) {
-				return json(response);
-			}
 			assertThat(response.statusCode()).as(response.body()).isIn(200, 404); // 404 until the relay hands it over
-			assertThat(Instant.now()).as("mail %d delivered in time: %s", no, response.body()).isBefore(until);
-			try {
-				Thread.sleep(100);
-			}
-			catch (InterruptedException e) {
-				throw new IllegalStateException(e);
-			}
-		}
+			return response.statusCode() == 200 ? json(response) : Map.of();
+		}, delivery -> "done".equals(delivery.get("status")));
 	}
 
 	private static List<String> inbox(String email) {
