@@ -2,6 +2,8 @@ package dev.perflab.platform;
 
 import java.util.List;
 
+import tools.jackson.databind.json.JsonMapper;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,8 +21,9 @@ import dev.perflab.identity.IdentityVerifier;
 public class PlatformAutoConfiguration {
 
 	@Bean
-	ProblemHandler perflabProblemHandler() {
-		return new ProblemHandler();
+	ProblemHandler perflabProblemHandler(ObjectProvider<JsonMapper> json) {
+		JsonMapper mapper = json.getIfAvailable();
+		return new ProblemHandler(mapper == null ? null : mapper.deserializationConfig().getPropertyNamingStrategy());
 	}
 
 	@Bean

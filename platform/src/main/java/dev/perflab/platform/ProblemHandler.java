@@ -1,10 +1,18 @@
 package dev.perflab.platform;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.PropertyNamingStrategy;
+import tools.jackson.databind.exc.MismatchedInputException;
+import tools.jackson.databind.exc.PropertyBindingException;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
@@ -23,13 +31,22 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 /**
  * Every error leaves a service as {@code application/problem+json} with a stable type: bad input is a 4xx the
- * caller can fix, and an unexpected failure is a 500 without a stack trace.
+ * caller can fix, and an unexpected failure is a 500 without a stack trace. A body that is valid JSON but does not fit
+ * the endpoint (a field missing, of the wrong type, or unknown) names each field in {@code errors: [{field, message}]}
+ * with the field's name as it is on the wire, so a caller is never told that valid JSON is not JSON.
  */
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+	/** how the service's JSON names a record component ({@code senderNo} → {@code sender_no}); null: as in Java */
+	private final PropertyNamingStrategy naming;
+
+	ProblemHandler(PropertyNamingStrategy naming) {
+		this.naming = naming;
+	}
 
 	@Override
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
@@ -38,22 +55,30 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 			return problem(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
 					findCause(ex, PayloadTooLargeException.class).getMessage());
 		}
-		String message = String.valueOf(ex.getMostSpecificCause().getMessage());
-		boolean unknownField = message.contains("Unrecognized property") || message.contains("Unrecognized field");
-		return unknownField
-				? problem(HttpStatus.BAD_REQUEST, "unknown-field", firstLine(message))
-				: problem(HttpStatus.BAD_REQUEST, "malformed-body", "The request body is not valid JSON for this endpoint");
+		PropertyBindingException unknown = findCause(ex, PropertyBindingException.class);
+		if (unknown != null) {
+			String field = path(unknown);
+			return fieldProblem("unknown-field", "Unknown field: " + field,
+					List.of(error(field, "is not a field of this request")));
+		}
+		MismatchedInputException mismatch = findCause(ex, MismatchedInputException.class);
+		if (mismatch != null && !mismatch.getPath().isEmpty()) {
+			String field = path(mismatch);
+			return fieldProblem("invalid-field", "The request has missing or invalid fields",
+					List.of(error(field, expectation(mismatch))));
+		}
+		return problem(HttpStatus.BAD_REQUEST, "malformed-body", "The request body is not valid JSON for this endpoint");
 	}
 
 	@Override
 	protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", "The request has invalid fields");
-		List<Map<String, String>> errors = ex.getBindingResult().getFieldErrors().stream()
-			.map(e -> Map.of("field", e.getField(), "message", String.valueOf(e.getDefaultMessage())))
-			.toList();
-		problem.setProperty("errors", errors);
-		return ResponseEntity.badRequest().body(problem);
+		List<Map<String, String>> errors = new ArrayList<>();
+		ex.getBindingResult().getFieldErrors()
+			.forEach(e -> errors.add(error(wireName(e.getField()), String.valueOf(e.getDefaultMessage()))));
+		ex.getBindingResult().getGlobalErrors()
+			.forEach(e -> errors.add(error(e.getObjectName(), String.valueOf(e.getDefaultMessage()))));
+		return fieldProblem("invalid-field", "The request has missing or invalid fields", errors);
 	}
 
 	@Override
@@ -86,11 +111,70 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 		return ResponseEntity.status(status).body(Problems.of(status, slug, detail));
 	}
 
-	private static String firstLine(String message) {
-		int newline = message.indexOf('\n');
-		String line = newline < 0 ? message : message.substring(0, newline);
-		int source = line.indexOf(" (class ");
-		return source < 0 ? line : line.substring(0, source);
+	private static ResponseEntity<Object> fieldProblem(String slug, String detail, List<Map<String, String>> errors) {
+		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, slug, detail);
+		problem.setProperty("errors", errors);
+		return ResponseEntity.badRequest().body(problem);
+	}
+
+	private static Map<String, String> error(String field, String message) {
+		Map<String, String> error = new LinkedHashMap<>();
+		error.put("field", field);
+		error.put("message", message);
+		return error;
+	}
+
+	/** {@code to[0]}, {@code recipients[2].email}: Jackson's path already holds the names as they are on the wire */
+	private static String path(JacksonException ex) {
+		StringBuilder path = new StringBuilder();
+		for (JacksonException.Reference ref : ex.getPath()) {
+			if (ref.getPropertyName() != null) {
+				path.append(path.isEmpty() ? "" : ".").append(ref.getPropertyName());
+			}
+			else if (ref.getIndex() >= 0) {
+				path.append('[').append(ref.getIndex()).append(']');
+			}
+		}
+		return path.isEmpty() ? "(body)" : path.toString();
+	}
+
+	/** Bean Validation names Java properties ({@code senderNo}, {@code to[0]}); the caller wrote {@code sender_no} */
+	String wireName(String javaPath) {
+		if (!(naming instanceof PropertyNamingStrategies.NamingBase base)) {
+			// only the plain renaming strategies translate a name without the property's annotations
+			return javaPath;
+		}
+		StringBuilder out = new StringBuilder();
+		for (String segment : javaPath.split("\\.")) {
+			int index = segment.indexOf('[');
+			String name = index < 0 ? segment : segment.substring(0, index);
+			out.append(out.isEmpty() ? "" : ".").append(base.nameForField(null, null, name)).append(index < 0 ? "" : segment.substring(index));
+		}
+		return out.toString();
+	}
+
+	private static String expectation(MismatchedInputException ex) {
+		String message = String.valueOf(ex.getOriginalMessage());
+		Class<?> type = ex.getTargetType();
+		if (message.contains("null") && (type == null || type.isPrimitive())) {
+			return "is required";
+		}
+		if (type == null) {
+			return "has the wrong type";
+		}
+		if (type == Boolean.class || type == boolean.class) {
+			return "must be true or false";
+		}
+		if (Number.class.isAssignableFrom(type) || (type.isPrimitive() && type != char.class)) {
+			return "must be a number";
+		}
+		if (type == String.class || type == char.class || type.isEnum()) {
+			return "must be a string";
+		}
+		if (type.isArray() || Collection.class.isAssignableFrom(type)) {
+			return "must be an array";
+		}
+		return "must be an object";
 	}
 
 	private static <T extends Throwable> T findCause(Throwable ex, Class<T> type) {

@@ -3,6 +3,7 @@ package dev.perflab.mail;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,34 @@ class SendAndReceiptTest extends MailServiceTest {
 		HttpResponse<String> again = api.get(null, confirm);
 		assertThat(MailApi.json(again).get("confirmed_at")).isEqualTo(MailApi.json(first).get("confirmed_at"));
 		assertThat(MailApi.json(first).get("mail_no")).isEqualTo((int) no);
+	}
+
+	@Test
+	void acceptsTheReadmeExampleWithItsFlagsLeftOut() {
+		HttpResponse<String> accepted = api.post("alice", "/v2/mails/send", "application/json",
+				"{\"sender_no\":1,\"to\":[\"jerry@example.com\"],\"subject\":\"hi\",\"content\":\"hello\"}");
+		assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+		long no = ((Number) MailApi.json(accepted).get("mail_no")).longValue();
+		assertThat(jdbc.queryForMap("SELECT important, encrypted, receipt_confirm, del_flag FROM mail_content WHERE no = ?", no))
+			.as("an absent flag is false").containsEntry("important", false).containsEntry("encrypted", false)
+			.containsEntry("receipt_confirm", false).containsEntry("del_flag", "Y");
+	}
+
+	@Test
+	void namesEachMissingOrMistypedFieldOfAValidJsonBody() {
+		HttpResponse<String> missing = api.post("alice", "/v2/mails/send", "application/json", "{\"content\":\"hello\"}");
+		assertProblem(missing, 400);
+		Map<?, ?> problem = MailApi.json(missing);
+		assertThat(problem.get("type")).isEqualTo("https://perflab.dev/problems/invalid-field");
+		List<Object> fields = ((List<?>) problem.get("errors")).stream().map(e -> (Object) ((Map<?, ?>) e).get("field")).toList();
+		assertThat(fields)
+			.containsExactlyInAnyOrder("sender_no", "to", "subject");
+
+		HttpResponse<String> mistyped = api.post("alice", "/v2/mails/send", "application/json",
+				"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"subject\":\"s\",\"content\":\"c\",\"important\":\"very\"}");
+		assertProblem(mistyped, 400);
+		assertThat(MailApi.json(mistyped).get("errors"))
+			.isEqualTo(List.of(Map.of("field", "important", "message", "must be true or false")));
 	}
 
 	@Test

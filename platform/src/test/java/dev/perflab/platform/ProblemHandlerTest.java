@@ -1,0 +1,116 @@
+package dev.perflab.platform;
+
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.PropertyNamingStrategies;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.hasSize;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * Valid JSON that does not fit the endpoint is never called "not valid JSON": each missing, mistyped or unknown field
+ * is named in {@code errors}, by its name on the wire (snake_case here, as in the services).
+ */
+class ProblemHandlerTest {
+
+	static final JsonMapper JSON = JsonMapper.builder()
+		.propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+		.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+		.build();
+
+	final MockMvc mvc = MockMvcBuilders.standaloneSetup(new Orders())
+		.setControllerAdvice(new ProblemHandler(JSON.deserializationConfig().getPropertyNamingStrategy()))
+		.setMessageConverters(new JacksonJsonHttpMessageConverter(JSON))
+		.build();
+
+	@Test
+	void namesEveryMissingRequiredFieldByItsWireName() throws Exception {
+		post("{\"quantity\":1,\"gift_wrap\":true}")
+			.andExpect(status().isBadRequest())
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "invalid-field"))
+			.andExpect(jsonPath("$.errors", hasSize(2)))
+			.andExpect(jsonPath("$.errors[*].field", containsInAnyOrder("customer_no", "items")));
+	}
+
+	@Test
+	void namesAMissingPrimitiveInsteadOfCallingTheBodyMalformed() throws Exception {
+		post("{\"customer_no\":1,\"items\":[\"a\"]}")
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "invalid-field"))
+			.andExpect(jsonPath("$.errors[0].field").value("quantity"))
+			.andExpect(jsonPath("$.errors[0].message").value("is required"));
+	}
+
+	@Test
+	void namesAFieldOfTheWrongType() throws Exception {
+		post("{\"customer_no\":\"one\",\"items\":[\"a\"],\"quantity\":1}")
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.errors[0].field").value("customer_no"))
+			.andExpect(jsonPath("$.errors[0].message").value("must be a number"));
+		post("{\"customer_no\":1,\"items\":\"a\",\"quantity\":1}")
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.errors[0].field").value("items"))
+			.andExpect(jsonPath("$.errors[0].message").value("must be an array"));
+	}
+
+	@Test
+	void namesAnUnknownField() throws Exception {
+		post("{\"customer_no\":1,\"items\":[\"a\"],\"quantity\":1,\"evil\":1}")
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "unknown-field"))
+			.andExpect(jsonPath("$.errors[0].field").value("evil"));
+	}
+
+	@Test
+	void callsOnlyBrokenJsonMalformed() throws Exception {
+		post("{\"customer_no\":1,")
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "malformed-body"));
+	}
+
+	@Test
+	void acceptsABodyWithItsOptionalFlagsLeftOut() throws Exception {
+		post("{\"customer_no\":1,\"items\":[\"a\"],\"quantity\":2}").andExpect(status().isOk());
+	}
+
+	private ResultActions post(String body) throws Exception {
+		return mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/orders")
+			.contentType(MediaType.APPLICATION_JSON)
+			.content(body));
+	}
+
+	/** {@code giftWrap}: an optional flag, absent means false; {@code quantity}: a primitive, so absent is missing */
+	record Order(@NotNull Long customerNo, @NotNull @Size(min = 1) List<String> items, int quantity, Boolean giftWrap) {
+	}
+
+	@RestController
+	static class Orders {
+
+		@PostMapping(path = "/orders", consumes = MediaType.APPLICATION_JSON_VALUE)
+		String take(@Valid @RequestBody Order order) {
+			return "ok";
+		}
+	}
+}
