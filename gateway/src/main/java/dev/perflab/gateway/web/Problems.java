@@ -1,8 +1,10 @@
 package dev.perflab.gateway.web;
 
-import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -12,6 +14,8 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 public final class Problems {
 
 	public static final String BASE = "https://perflab.dev/problems/";
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private Problems() {
 	}
@@ -23,22 +27,14 @@ public final class Problems {
 		}
 		response.setStatusCode(status);
 		response.getHeaders().setContentType(MediaType.APPLICATION_PROBLEM_JSON);
-		String body = "{\"type\":\"" + BASE + slug + "\",\"title\":\"" + status.getReasonPhrase() + "\",\"status\":"
-				+ status.value() + ",\"detail\":\"" + escape(detail) + "\",\"instance\":\"" + escape(instance) + "\"}";
-		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		Map<String, Object> problem = new LinkedHashMap<>();
+		problem.put("type", BASE + slug);
+		problem.put("title", status.getReasonPhrase());
+		problem.put("status", status.value());
+		problem.put("detail", detail);
+		problem.put("instance", instance);
+		byte[] bytes = JSON.writeValueAsBytes(problem);
 		response.getHeaders().setContentLength(bytes.length);
 		return response.writeWith(Mono.just(response.bufferFactory().wrap(bytes)));
-	}
-
-	private static String escape(String s) {
-		StringBuilder out = new StringBuilder(s.length());
-		for (char c : s.toCharArray()) {
-			switch (c) {
-				case '"' -> out.append("\\\"");
-				case '\\' -> out.append("\\\\");
-				default -> out.append(c < 0x20 ? ' ' : c);
-			}
-		}
-		return out.toString();
 	}
 }
