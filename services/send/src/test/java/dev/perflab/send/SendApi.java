@@ -31,8 +31,24 @@ record SendApi(int port) {
 
 	private static final HttpClient CLIENT = HttpClient.newHttpClient();
 
+	/** this run's job ids: a rerun against the same database never meets its earlier jobs */
+	static final String RUN = java.util.UUID.randomUUID().toString().substring(0, 13);
+
+	/** the id mail's relay would give mail {@code no}'s hand-off */
+	static String jobId(long no) {
+		return "t" + RUN + "-" + no;
+	}
+
+	/** Pushes a job for mail {@code no} under its own job id, as mail's relay does. */
 	HttpResponse<String> put(long mailNo, String body) {
-		return put("/internal/jobs/" + mailNo, "application/json", body);
+		return put(jobId(mailNo), mailNo, body);
+	}
+
+	/** Pushes a job for mail {@code mailNo} under {@code jobId}. */
+	HttpResponse<String> put(String jobId, long mailNo, String body) {
+		String withNo = body.startsWith("{") && !body.contains("\"mail_no\"") ? "{\"mail_no\":" + mailNo + "," + body.substring(1)
+				: body;
+		return put("/internal/jobs/" + jobId, "application/json", withNo);
 	}
 
 	HttpResponse<String> put(String path, String contentType, String body) {
@@ -117,10 +133,26 @@ record SendApi(int port) {
 		body.put("bcc", bcc);
 		body.put("separate_send", separate);
 		if (certKey != null) {
-			body.put("cert_key", certKey);
+			Map<String, String> keys = new java.util.LinkedHashMap<>();
+			for (List<String> list : List.of(to, cc, bcc)) {
+				list.forEach(address -> keys.put(address, receiptKey(certKey, address)));
+			}
+			body.put("receipt_keys", keys);
 		}
 		body.put("eml", Base64.getEncoder().encodeToString(eml(owner + "@perflab.test", to, cc, "hello " + to)));
 		return JSON.writeValueAsString(body);
+	}
+
+	/** a recipient's read-receipt key as mail would make it: 22+ URL-safe characters, one per recipient */
+	static String receiptKey(String seed, String address) {
+		try {
+			byte[] hash = java.security.MessageDigest.getInstance("SHA-256")
+				.digest((seed + "/" + address).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+			return Base64.getUrlEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(hash, 16));
+		}
+		catch (java.security.NoSuchAlgorithmException e) {
+			throw new IllegalStateException(e);
+		}
 	}
 
 	static byte[] eml(String from, List<String> to, List<String> cc, String subject) {

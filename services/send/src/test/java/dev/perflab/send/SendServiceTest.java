@@ -77,7 +77,7 @@ class SendServiceTest {
 
 		HttpResponse<String> created = api.put(no, body);
 		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-		assertThat(created.headers().firstValue("Location")).hasValue("/v2/mails/" + no + "/delivery");
+		assertThat(created.headers().firstValue("Location")).hasValue("/v2/mails/" + SendApi.jobId(no) + "/delivery");
 		HttpResponse<String> again = api.put(no, body);
 		assertThat(again.statusCode()).as("the same job twice is a no-op").isEqualTo(200);
 		assertThat(SendApi.json(again).get("created")).isEqualTo(false);
@@ -88,7 +88,7 @@ class SendServiceTest {
 		for (String address : List.of(to, cc, bcc)) {
 			List<String> inbox = Inboxes.of(address, no);
 			assertThat(inbox).as(address).hasSize(1);
-			assertThat(inbox.getFirst()).contains("Message-ID: <" + no + "@send.perflab>").doesNotContain("Bcc:");
+			assertThat(inbox.getFirst()).contains("Message-ID: <" + SendApi.jobId(no) + "@send.perflab>").doesNotContain("Bcc:");
 		}
 	}
 
@@ -102,7 +102,7 @@ class SendServiceTest {
 		Map<?, ?> delivery = awaitDone("alice", no);
 		for (Map<?, ?> recipient : recipients(delivery)) {
 			String email = (String) recipient.get("email");
-			String url = "http://127.0.0.1:8080/v2/office/1/receipt-confirm/key" + no + "/email/" + email.replace("@", "%40");
+			String url = "http://127.0.0.1:8080/v2/office/1/receipt-confirm/" + SendApi.receiptKey("key" + no, email);
 			assertThat(recipient.get("receipt_url")).isEqualTo(url);
 			List<String> inbox = Inboxes.of(email, no);
 			assertThat(inbox).hasSize(1);
@@ -137,7 +137,8 @@ class SendServiceTest {
 		}
 		while (((Number) delivery.get("attempts")).intValue() < 2 && Instant.now().isBefore(until));
 		assertThat(delivery.get("status")).as("still queued while the relay is down").isNotEqualTo("done");
-		assertThat((String) recipients(delivery).getFirst().get("last_reply")).startsWith("no reply");
+		assertThat(recipients(delivery).getFirst().get("reason")).isEqualTo("relay_unreachable");
+		assertThat(recipients(delivery).getFirst()).as("the relay's raw reply is not shown").satisfies(r -> assertThat(r.containsKey("last_reply")).isFalse());
 		assertThat(Inboxes.of(to, no)).isEmpty();
 
 		SMTP.on();
@@ -146,13 +147,39 @@ class SendServiceTest {
 	}
 
 	@Test
-	void anotherJobUnderATakenMailNumberIsAConflict() {
+	void anotherJobUnderATakenIdIsAConflict() {
 		long no = NUMBERS.incrementAndGet();
 		assertThat(api.put(no, SendApi.job("alice", List.of("x" + no + "@example.com"), List.of(), List.of(), false, null))
 			.statusCode()).isEqualTo(201);
 		HttpResponse<String> conflict = api.put(no,
 				SendApi.job("alice", List.of("y" + no + "@example.com"), List.of(), List.of(), false, null));
 		assertProblem(conflict, 409);
+	}
+
+	@Test
+	void aReusedMailNumberUnderANewIdIsANewJobWithItsOwnStatus() {
+		// mail's database recreated: its new mail has the number of a mail send delivered before
+		long no = NUMBERS.incrementAndGet();
+		String older = "older" + no + "@example.com", newer = "newer" + no + "@example.com";
+		assertThat(api.put(no, SendApi.job("alice", List.of(older), List.of(), List.of(), false, null)).statusCode())
+			.isEqualTo(201);
+		awaitDone("alice", no);
+		String reseeded = SendApi.jobId(no) + "-reseeded";
+		HttpResponse<String> created = api.put(reseeded, no,
+				SendApi.job("alice", List.of(newer), List.of(), List.of(), false, null));
+		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+		assertThat(SendApi.json(created).get("delivery_id")).isEqualTo(reseeded);
+
+		Map<?, ?> byId = SendApi.json(api.delivery("alice", "/v2/mails/" + reseeded + "/delivery"));
+		assertThat(byId.get("delivery_id")).isEqualTo(reseeded);
+		assertThat(recipients(byId)).extracting(r -> (Object) r.get("email")).containsExactly(newer);
+		Map<?, ?> older_ = SendApi.json(api.delivery("alice", "/v2/mails/" + SendApi.jobId(no) + "/delivery"));
+		assertThat(recipients(older_)).extracting(r -> (Object) r.get("email")).containsExactly(older);
+		Map<?, ?> byNumber = SendApi.json(api.delivery("alice", "/v2/mails/" + no + "/delivery"));
+		assertThat(byNumber.get("delivery_id")).as("a number answers the newest job under it").isEqualTo(reseeded);
+		api.awaitDone("alice", no);
+		assertThat(Inboxes.of(newer, no)).as("the new mail is delivered").hasSize(1);
+		assertThat(Inboxes.of(newer, no).getFirst()).contains("Message-ID: <" + reseeded + "@send.perflab>");
 	}
 
 	@ParameterizedTest
@@ -163,7 +190,9 @@ class SendServiceTest {
 			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[],\"eml\":\"aGk=\"}",
 			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"not base64!\"}",
 			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"\"}",
-			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\",\"cert_key\":\"k 1\"}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\",\"receipt_keys\":{\"a@example.com\":\"k 1\"}}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\",\"receipt_keys\":{\"b@example.com\":\"AAAAAAAAAAAAAAAAAAAAAA\"}}",
+			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\",\"cert_key\":\"k1\"}",
 			"{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"]}",
 			"{\"office\":0,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}",
 			"{\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}",
@@ -187,7 +216,7 @@ class SendServiceTest {
 		assertProblem(api.put("/internal/jobs/-5", "application/json", body), 400);
 		assertProblem(api.put("/internal/jobs/5", "text/plain", body), 415);
 		String huge = body.replaceFirst("\"eml\":\"[^\"]*\"", "\"eml\":\"" + "QUFB".repeat(4_000_000) + "\"");
-		assertProblem(api.put("/internal/jobs/" + NUMBERS.incrementAndGet(), "application/json", huge), 413);
+		assertProblem(api.put(NUMBERS.incrementAndGet(), huge), 413);
 	}
 
 	@Test
@@ -222,8 +251,8 @@ class SendServiceTest {
 	void takesJobsFromMailsRelayOnly() {
 		long jobs = count("delivery_job"), recipients = count("recipient");
 		long no = NUMBERS.incrementAndGet();
-		String path = "/internal/jobs/" + no;
-		String body = SendApi.job("alice", List.of("v" + no + "@example.com"), List.of(), List.of(), false, null);
+		String path = "/internal/jobs/" + SendApi.jobId(no);
+		String body = "{\"mail_no\":" + no + "," + SendApi.job("alice", List.of("v" + no + "@example.com"), List.of(), List.of(), false, null).substring(1);
 
 		assertProblem(api.put(path, "application/json", body, null), 401);
 		assertProblem(api.put(path, "application/json", body, null, "X-Perflab-User", "mail"), 401);

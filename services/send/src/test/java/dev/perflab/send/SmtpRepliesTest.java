@@ -64,7 +64,7 @@ class SmtpRepliesTest {
 		Map<String, Map<?, ?>> recipients = awaitDone(api, no);
 		assertThat(recipients.get(good).get("status")).isEqualTo("delivered");
 		assertThat(recipients.get(nobody).get("status")).isEqualTo("failed");
-		assertThat((String) recipients.get(nobody).get("last_reply")).startsWith("550");
+		assertThat(recipients.get(nobody).get("reason")).isEqualTo("rejected");
 		assertThat(recipients.get(nobody).get("attempts")).as("a 5xx is not retried").isEqualTo(1);
 		assertThat(RELAY.accepted).contains(good).doesNotContain(nobody);
 	}

@@ -2,6 +2,8 @@ package dev.perflab.send.delivery;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -12,11 +14,20 @@ import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
 
 /**
- * Delivery status per recipient, through the gateway. Caller-scoped: another caller's mail is a 404, as is a mail
- * the outbox relay has not handed over yet (usually well under a second after the send was accepted).
+ * Delivery status per recipient, through the gateway, named by the delivery id mail answered the send with. A mail
+ * number is still taken and answers the caller's newest job under it: numbers repeat once mail's database is
+ * recreated, the id never does. Caller-scoped: another caller's job is a 404, as is one the outbox relay has not
+ * handed over yet (usually well under a second after the send was accepted; mail's {@code GET /v2/mails/{no}/handoff}
+ * tells a hand-off that is queued or was refused).
  */
 @RestController
 class DeliveryController {
+
+	private static final Pattern DELIVERY_ID = Pattern.compile("[A-Za-z0-9-]{16,64}");
+
+	private static final String JOB = """
+			SELECT job_id, mail_no, status, attempts, created_at, finished_at, next_attempt_at FROM delivery_job
+			WHERE office_no = ? AND owner = ? AND """;
 
 	private final JdbcClient jdbc;
 
@@ -24,28 +35,39 @@ class DeliveryController {
 		this.jdbc = jdbc;
 	}
 
-	@GetMapping("/v2/mails/{mailNo}/delivery")
-	Delivery read(Caller caller, @PathVariable String mailNo) {
-		long no = MailNumber.parse(mailNo);
+	@GetMapping("/v2/mails/{ref}/delivery")
+	Delivery read(Caller caller, @PathVariable String ref) {
 		long office = office(caller);
-		Delivery delivery = jdbc.sql("""
-				SELECT mail_no, status, attempts, created_at, finished_at, next_attempt_at FROM delivery_job
-				WHERE mail_no = ? AND office_no = ? AND owner = ?""")
-			.params(no, office, caller.user())
-			.query((rs, i) -> new Delivery(rs.getLong("mail_no"), rs.getString("status").toLowerCase(java.util.Locale.ROOT),
-					rs.getInt("attempts"), rs.getTimestamp("created_at").toInstant(), instant(rs.getTimestamp("finished_at")),
+		JdbcClient.StatementSpec job = ref.chars().allMatch(Character::isDigit)
+				? jdbc.sql(JOB + " mail_no = ? ORDER BY created_at DESC LIMIT 1")
+					.params(office, caller.user(), MailNumber.parse(ref))
+				: jdbc.sql(JOB + " job_id = ?").params(office, caller.user(), deliveryId(ref));
+		Delivery delivery = job
+			.query((rs, i) -> new Delivery(rs.getString("job_id"), rs.getLong("mail_no"),
+					rs.getString("status").toLowerCase(Locale.ROOT), rs.getInt("attempts"),
+					rs.getTimestamp("created_at").toInstant(), instant(rs.getTimestamp("finished_at")),
 					"DONE".equals(rs.getString("status")) ? null : instant(rs.getTimestamp("next_attempt_at")), null))
 			.optional()
-			.orElseThrow(() -> ProblemException.notFound("No delivery for mail " + no));
+			.orElseThrow(() -> ProblemException.notFound("No delivery " + ref));
 		List<RecipientStatus> recipients = jdbc.sql("""
 				SELECT email, kind, status, attempts, message_id, receipt_url, last_reply, delivered_at FROM recipient
-				WHERE mail_no = ? ORDER BY email""")
-			.param(no)
-			.query((rs, i) -> new RecipientStatus(rs.getString("email"), rs.getString("kind"),
-					rs.getString("status").toLowerCase(java.util.Locale.ROOT), rs.getInt("attempts"), rs.getString("message_id"),
-					rs.getString("receipt_url"), rs.getString("last_reply"), instant(rs.getTimestamp("delivered_at"))))
+				WHERE job_id = ? ORDER BY email""")
+			.param(delivery.deliveryId())
+			.query((rs, i) -> {
+				String status = rs.getString("status");
+				return new RecipientStatus(rs.getString("email"), rs.getString("kind"), status.toLowerCase(Locale.ROOT),
+						Reason.of(status, rs.getString("last_reply")), rs.getInt("attempts"), rs.getString("message_id"),
+						rs.getString("receipt_url"), instant(rs.getTimestamp("delivered_at")));
+			})
 			.list();
 		return delivery.with(recipients);
+	}
+
+	private static String deliveryId(String ref) {
+		if (!DELIVERY_ID.matcher(ref).matches()) {
+			throw ProblemException.badRequest("invalid-path", "Name a delivery by its delivery_id or a mail number");
+		}
+		return ref;
 	}
 
 	private static long office(Caller caller) {
@@ -61,15 +83,44 @@ class DeliveryController {
 		return timestamp == null ? null : timestamp.toInstant();
 	}
 
-	record Delivery(long mailNo, String status, int attempts, Instant acceptedAt, Instant finishedAt, Instant nextAttemptAt,
-			List<RecipientStatus> recipients) {
+	/**
+	 * The relay's raw reply stays in the database and the logs for an operator; a user gets a stable reason instead
+	 * (the reply names relay hosts, software and queue ids).
+	 */
+	enum Reason {
 
-		Delivery with(List<RecipientStatus> list) {
-			return new Delivery(mailNo, status, attempts, acceptedAt, finishedAt, nextAttemptAt, list);
+		/** the relay took the message */
+		ACCEPTED,
+		/** not tried yet */
+		QUEUED,
+		/** the relay asked to try later (4xx); retried with backoff */
+		DEFERRED,
+		/** the relay could not be reached; retried with backoff */
+		RELAY_UNREACHABLE,
+		/** the relay refused the recipient for good (5xx) */
+		REJECTED,
+		/** still deferred or unreachable when the attempts ran out */
+		GAVE_UP;
+
+		static String of(String status, String lastReply) {
+			Reason reason = switch (status) {
+				case "DELIVERED" -> ACCEPTED;
+				case "FAILED" -> lastReply != null && lastReply.startsWith("gave up") ? GAVE_UP : REJECTED;
+				default -> lastReply == null ? QUEUED : lastReply.startsWith("no reply") ? RELAY_UNREACHABLE : DEFERRED;
+			};
+			return reason.name().toLowerCase(Locale.ROOT);
 		}
 	}
 
-	record RecipientStatus(String email, String kind, String status, int attempts, String messageId, String receiptUrl,
-			String lastReply, Instant deliveredAt) {
+	record Delivery(String deliveryId, long mailNo, String status, int attempts, Instant acceptedAt, Instant finishedAt,
+			Instant nextAttemptAt, List<RecipientStatus> recipients) {
+
+		Delivery with(List<RecipientStatus> list) {
+			return new Delivery(deliveryId, mailNo, status, attempts, acceptedAt, finishedAt, nextAttemptAt, list);
+		}
+	}
+
+	record RecipientStatus(String email, String kind, String status, String reason, int attempts, String messageId,
+			String receiptUrl, Instant deliveredAt) {
 	}
 }

@@ -31,19 +31,23 @@ class DeliveryStore {
 	}
 
 	/** Claims up to {@code limit} due jobs; SKIP LOCKED lets several instances claim side by side without waiting. */
-	List<Long> claim(int limit, Duration lease) {
-		Timestamp now = now();
+	List<String> claim(int limit, Duration lease) {
+		return claim(limit, lease, now());
+	}
+
+	/** @param now the claim's clock: a test claims only jobs due by a time no real job has */
+	List<String> claim(int limit, Duration lease, Timestamp now) {
 		return tx.execute(status -> {
-			List<Long> due = jdbc.sql("""
-					SELECT mail_no FROM delivery_job WHERE status = 'PENDING' AND next_attempt_at <= ?
+			List<String> due = jdbc.sql("""
+					SELECT job_id FROM delivery_job WHERE status = 'PENDING' AND next_attempt_at <= ?
 					ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED""")
 				.params(now, limit)
-				.query(Long.class)
+				.query(String.class)
 				.list();
 			if (!due.isEmpty()) {
 				jdbc.sql("""
 						UPDATE delivery_job SET status = 'SENDING', attempts = attempts + 1, lease_until = :leaseEnd
-						WHERE mail_no IN (:due)""")
+						WHERE job_id IN (:due)""")
 					.param("leaseEnd", Timestamp.from(now.toInstant().plus(lease)))
 					.param("due", due)
 					.update();
@@ -54,7 +58,10 @@ class DeliveryStore {
 
 	/** Jobs whose worker died (kill -9, lost node) go back to the queue once their lease has run out. */
 	int requeueExpired() {
-		Timestamp now = now();
+		return requeueExpired(now());
+	}
+
+	int requeueExpired(Timestamp now) {
 		return jdbc.sql("""
 				UPDATE delivery_job SET status = 'PENDING', next_attempt_at = ?, lease_until = NULL
 				WHERE status = 'SENDING' AND lease_until < ?""")
@@ -62,17 +69,18 @@ class DeliveryStore {
 			.update();
 	}
 
-	Optional<Job> load(long mailNo) {
-		List<Recipient> pending = jdbc.sql("SELECT email, kind FROM recipient WHERE mail_no = ? AND status = 'PENDING' ORDER BY email")
-			.param(mailNo)
-			.query((rs, i) -> new Recipient(rs.getString("email"), rs.getString("kind")))
+	Optional<Job> load(String jobId) {
+		List<Recipient> pending = jdbc.sql("""
+				SELECT email, kind, receipt_key FROM recipient WHERE job_id = ? AND status = 'PENDING' ORDER BY email""")
+			.param(jobId)
+			.query((rs, i) -> new Recipient(rs.getString("email"), rs.getString("kind"), rs.getString("receipt_key")))
 			.list();
 		return jdbc.sql("""
-				SELECT mail_no, office_no, sender, separate_send, cert_key, eml, attempts FROM delivery_job
-				WHERE mail_no = ? AND status = 'SENDING'""")
-			.param(mailNo)
-			.query((rs, i) -> new Job(rs.getLong("mail_no"), rs.getLong("office_no"), rs.getString("sender"),
-					rs.getBoolean("separate_send"), rs.getString("cert_key"), rs.getBytes("eml"), rs.getInt("attempts"),
+				SELECT job_id, mail_no, office_no, sender, separate_send, eml, attempts FROM delivery_job
+				WHERE job_id = ? AND status = 'SENDING'""")
+			.param(jobId)
+			.query((rs, i) -> new Job(rs.getString("job_id"), rs.getLong("mail_no"), rs.getLong("office_no"),
+					rs.getString("sender"), rs.getBoolean("separate_send"), rs.getBytes("eml"), rs.getInt("attempts"),
 					pending))
 			.optional();
 	}
@@ -81,7 +89,7 @@ class DeliveryStore {
 	 * Records one SMTP transaction's outcome at once, so a crash right after it re-sends as little as possible.
 	 * Only recipients still pending move: a settled recipient never changes again.
 	 */
-	void record(long mailNo, List<Outcome> outcomes) {
+	void record(String jobId, List<Outcome> outcomes) {
 		Timestamp now = now();
 		tx.executeWithoutResult(status -> {
 			for (Outcome o : outcomes) {
@@ -93,9 +101,9 @@ class DeliveryStore {
 				jdbc.sql("""
 						UPDATE recipient SET status = ?, attempts = attempts + 1, last_reply = ?, message_id = ?,
 						  receipt_url = ?, delivered_at = ?
-						WHERE mail_no = ? AND email = ? AND status = 'PENDING'""")
+						WHERE job_id = ? AND email = ? AND status = 'PENDING'""")
 					.params(next, o.reply(), o.messageId(), o.receiptUrl(), o.result() == Result.DELIVERED ? now : null,
-							mailNo, o.email())
+							jobId, o.email())
 					.update();
 			}
 		});
@@ -111,15 +119,15 @@ class DeliveryStore {
 	int settle(Job job, int maxAttempts, Duration backoff) {
 		Timestamp now = now();
 		return tx.execute(status -> {
-			int pending = jdbc.sql("SELECT COUNT(*) FROM recipient WHERE mail_no = ? AND status = 'PENDING'")
-				.param(job.mailNo())
+			int pending = jdbc.sql("SELECT COUNT(*) FROM recipient WHERE job_id = ? AND status = 'PENDING'")
+				.param(job.id())
 				.query(Integer.class)
 				.single();
 			if (pending > 0 && job.attempt() >= maxAttempts) {
 				jdbc.sql("""
 						UPDATE recipient SET status = 'FAILED', last_reply = CONCAT('gave up after ', ?, ' attempts: ',
-						  COALESCE(last_reply, '')) WHERE mail_no = ? AND status = 'PENDING'""")
-					.params(job.attempt(), job.mailNo())
+						  COALESCE(last_reply, '')) WHERE job_id = ? AND status = 'PENDING'""")
+					.params(job.attempt(), job.id())
 					.update();
 				pending = 0;
 			}
@@ -127,15 +135,15 @@ class DeliveryStore {
 				// the EML is not needed once every recipient is settled; the digest still answers a repeated push
 				jdbc.sql("""
 						UPDATE delivery_job SET status = 'DONE', lease_until = NULL, finished_at = ?, eml = ''
-						WHERE mail_no = ? AND status = 'SENDING' AND attempts = ?""")
-					.params(now, job.mailNo(), job.attempt())
+						WHERE job_id = ? AND status = 'SENDING' AND attempts = ?""")
+					.params(now, job.id(), job.attempt())
 					.update();
 			}
 			else {
 				jdbc.sql("""
 						UPDATE delivery_job SET status = 'PENDING', lease_until = NULL, next_attempt_at = ?
-						WHERE mail_no = ? AND status = 'SENDING' AND attempts = ?""")
-					.params(Timestamp.from(now.toInstant().plus(backoff)), job.mailNo(), job.attempt())
+						WHERE job_id = ? AND status = 'SENDING' AND attempts = ?""")
+					.params(Timestamp.from(now.toInstant().plus(backoff)), job.id(), job.attempt())
 					.update();
 			}
 			return pending;
@@ -149,14 +157,14 @@ class DeliveryStore {
 	 */
 	int purgeFinished(Instant before, int limit) {
 		return tx.execute(status -> {
-			List<Long> old = jdbc.sql("""
-					SELECT mail_no FROM delivery_job WHERE status = 'DONE' AND finished_at < ? LIMIT ? FOR UPDATE SKIP LOCKED""")
+			List<String> old = jdbc.sql("""
+					SELECT job_id FROM delivery_job WHERE status = 'DONE' AND finished_at < ? LIMIT ? FOR UPDATE SKIP LOCKED""")
 				.params(Timestamp.from(before), limit)
-				.query(Long.class)
+				.query(String.class)
 				.list();
 			if (!old.isEmpty()) {
-				jdbc.sql("DELETE FROM recipient WHERE mail_no IN (:old)").param("old", old).update();
-				jdbc.sql("DELETE FROM delivery_job WHERE mail_no IN (:old)").param("old", old).update();
+				jdbc.sql("DELETE FROM recipient WHERE job_id IN (:old)").param("old", old).update();
+				jdbc.sql("DELETE FROM delivery_job WHERE job_id IN (:old)").param("old", old).update();
 			}
 			return old.size();
 		});

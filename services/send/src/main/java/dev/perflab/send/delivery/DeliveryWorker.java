@@ -22,7 +22,7 @@ import dev.perflab.send.delivery.Outcome.Result;
  * recorded in short transactions. A job whose worker died is claimed again when its lease runs out.
  */
 @Component
-public class DeliveryWorker extends ClaimLoop<Long> {
+public class DeliveryWorker extends ClaimLoop<String> {
 
 	private static final Logger log = LoggerFactory.getLogger(DeliveryWorker.class);
 
@@ -57,7 +57,7 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 	}
 
 	@Override
-	protected List<Long> claim(int limit) {
+	protected List<String> claim(int limit) {
 		return store.claim(limit, settings.lease());
 	}
 
@@ -79,8 +79,8 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 	}
 
 	@Override
-	protected void process(Long mailNo) {
-		Job job = store.load(mailNo).orElse(null);
+	protected void process(String jobId) {
+		Job job = store.load(jobId).orElse(null);
 		if (job == null) {
 			return;
 		}
@@ -88,7 +88,7 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 			Timer.Sample sample = Timer.start();
 			List<Outcome> outcomes = relay.send(job, unit);
 			sample.stop(smtp);
-			store.record(mailNo, outcomes);
+			store.record(jobId, outcomes);
 			count(outcomes);
 			if (outcomes.stream().anyMatch(o -> o.result() == Result.UNREACHABLE)) {
 				break; // the other units would only wait for the same timeout
@@ -96,7 +96,7 @@ public class DeliveryWorker extends ClaimLoop<Long> {
 		}
 		int pending = store.settle(job, settings.maxAttempts(), settings.backoffAfter(job.attempt()));
 		if (pending > 0) {
-			log.info("mail {}: {} recipients pending, attempt {} of {}", mailNo, pending, job.attempt(),
+			log.info("job {} (mail {}): {} recipients pending, attempt {} of {}", jobId, job.mailNo(), pending, job.attempt(),
 					settings.maxAttempts());
 		}
 	}

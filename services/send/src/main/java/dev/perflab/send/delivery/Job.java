@@ -6,15 +6,16 @@ import java.util.List;
  * A claimed job with the recipients still to deliver. {@code attempt} is the claim's token: only the worker that
  * holds it may settle the job.
  */
-record Job(long mailNo, long office, String sender, boolean separateSend, String certKey, byte[] eml, int attempt,
+record Job(String id, long mailNo, long office, String sender, boolean separateSend, byte[] eml, int attempt,
 		List<Recipient> pending) {
 
-	record Recipient(String email, String kind) {
+	/** @param receiptKey the read-receipt key this recipient's message carries (null without read receipts) */
+	record Recipient(String email, String kind, String receiptKey) {
 	}
 
 	/**
 	 * One SMTP transaction per unit. A plain mail is one message to every recipient (Bcc only in the envelope);
-	 * a separate send or a mail with read receipts is one message per recipient, each with its own tag.
+	 * a separate send or a mail with read receipts is one message per recipient, each with its own key.
 	 */
 	List<List<Recipient>> units() {
 		if (messagePerRecipient() || pending.isEmpty()) {
@@ -23,8 +24,8 @@ record Job(long mailNo, long office, String sender, boolean separateSend, String
 		return List.of(pending);
 	}
 
-	/** a separate send, or read receipts (each recipient's message carries their own tag) */
+	/** a separate send, or read receipts (each recipient's message carries their own key) */
 	boolean messagePerRecipient() {
-		return separateSend || certKey != null;
+		return separateSend || pending.stream().anyMatch(r -> r.receiptKey() != null);
 	}
 }

@@ -50,7 +50,8 @@ class SmtpRelay {
 
 	List<Outcome> send(Job job, List<Recipient> unit) {
 		String messageId = messageId(job, unit);
-		String receiptUrl = job.certKey() == null ? null : receiptUrl(job, unit.getFirst().email());
+		String receiptKey = unit.size() == 1 ? unit.getFirst().receiptKey() : null;
+		String receiptUrl = receiptKey == null ? null : receiptUrl(job, receiptKey);
 		try {
 			MimeMessage message = new MimeMessage(smtp.session(), new ByteArrayInputStream(job.eml()));
 			message.setHeader("Message-ID", messageId);
@@ -128,19 +129,23 @@ class SmtpRelay {
 		return unit.stream().map(r -> new Outcome(r.email(), result, reply, messageId, receiptUrl)).toList();
 	}
 
-	private String receiptUrl(Job job, String email) {
-		return receiptBaseUrl + "/v2/office/" + job.office() + "/receipt-confirm/" + job.certKey() + "/email/"
-				+ URLEncoder.encode(email, StandardCharsets.UTF_8);
+	/** the recipient's own key names their receipt: the link says nothing about the mail or the address */
+	private String receiptUrl(Job job, String receiptKey) {
+		return receiptBaseUrl + "/v2/office/" + job.office() + "/receipt-confirm/"
+				+ URLEncoder.encode(receiptKey, StandardCharsets.UTF_8);
 	}
 
-	/** {@code <mailNo>@send.perflab} for a shared message, {@code <mailNo>.<hash of the address>@send.perflab} per recipient */
+	/**
+	 * {@code <job id>@send.perflab} for a shared message, {@code <job id>.<hash of the address>@send.perflab} per
+	 * recipient: the job id never repeats, where a mail number does once mail's database is recreated.
+	 */
 	private static String messageId(Job job, List<Recipient> unit) {
 		if (!job.messagePerRecipient()) {
-			return "<" + job.mailNo() + "@send.perflab>";
+			return "<" + job.id() + "@send.perflab>";
 		}
 		try {
 			byte[] hash = MessageDigest.getInstance("SHA-256").digest(unit.getFirst().email().getBytes(StandardCharsets.UTF_8));
-			return "<" + job.mailNo() + "." + HexFormat.of().formatHex(hash, 0, 8) + "@send.perflab>";
+			return "<" + job.id() + "." + HexFormat.of().formatHex(hash, 0, 8) + "@send.perflab>";
 		}
 		catch (NoSuchAlgorithmException e) {
 			throw new IllegalStateException(e);

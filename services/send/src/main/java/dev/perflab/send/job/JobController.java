@@ -13,14 +13,14 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import dev.perflab.platform.CalledBy;
+import dev.perflab.platform.ProblemException;
 import dev.perflab.platform.ServiceCaller;
-import dev.perflab.send.delivery.MailNumber;
 
 /**
  * The internal hand-off API: only mail's outbox relay calls it, and proves it with an identity token signed by mail's
  * key (anything else is 401/403 before the body is read; the gateway has no route to /internal and the chart's
  * NetworkPolicy lets only mail in, but neither is what keeps other pods from creating jobs). PUT, because a job is
- * named by its mail number and pushing it twice is safe.
+ * named by the id mail gave the hand-off (never its mail number, which repeats) and pushing it twice is safe.
  */
 @RestController
 class JobController {
@@ -31,13 +31,15 @@ class JobController {
 		this.jobs = jobs;
 	}
 
-	@PutMapping(path = "/internal/jobs/{mailNo}", consumes = MediaType.APPLICATION_JSON_VALUE)
-	ResponseEntity<Map<String, Object>> put(@CalledBy("mail") ServiceCaller caller, @PathVariable String mailNo,
+	@PutMapping(path = "/internal/jobs/{jobId}", consumes = MediaType.APPLICATION_JSON_VALUE)
+	ResponseEntity<Map<String, Object>> put(@CalledBy("mail") ServiceCaller caller, @PathVariable String jobId,
 			@Valid @RequestBody JobRequest request) {
-		long no = MailNumber.parse(mailNo);
-		boolean created = jobs.accept(no, request);
-		Map<String, Object> body = Map.of("mail_no", no, "created", created);
-		return created ? ResponseEntity.created(URI.create("/v2/mails/" + no + "/delivery")).body(body)
+		if (!Jobs.JOB_ID.matcher(jobId).matches()) {
+			throw ProblemException.badRequest("invalid-path", "The job id must be 16-64 of [A-Za-z0-9-]");
+		}
+		boolean created = jobs.accept(jobId, request);
+		Map<String, Object> body = Map.of("delivery_id", jobId, "mail_no", request.mailNo(), "created", created);
+		return created ? ResponseEntity.created(URI.create("/v2/mails/" + jobId + "/delivery")).body(body)
 				: ResponseEntity.ok(body);
 	}
 }

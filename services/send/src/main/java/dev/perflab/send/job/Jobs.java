@@ -24,14 +24,18 @@ import dev.perflab.send.SendProperties;
 import dev.perflab.send.delivery.DeliveryWorker;
 
 /**
- * Takes a job in, idempotently by mail number: the job and one row per recipient commit together before the
- * answer, so an accepted job survives any crash after it. The same job again is a no-op; another job under a
- * number already taken is a 409.
+ * Takes a job in, idempotently by the id mail gave the hand-off: the job and one row per recipient commit together
+ * before the answer, so an accepted job survives any crash after it. The same job again is a no-op; another job
+ * under an id already taken is a 409. The mail number is data: it repeats once mail's database is recreated.
  */
 @Service
 class Jobs {
 
-	private static final Pattern CERT_KEY = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+	/** mail's read-receipt keys: 128 random bits, URL-safe base64 (22 characters) or longer */
+	private static final Pattern RECEIPT_KEY = Pattern.compile("[A-Za-z0-9_-]{22,64}");
+
+	/** mail's hand-off ids: UUIDs */
+	static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9-]{16,64}");
 
 	private static final int MAX_RECIPIENTS = 300;
 
@@ -51,47 +55,66 @@ class Jobs {
 	}
 
 	/** @return true when this call created the job, false when it was already here */
-	boolean accept(long mailNo, JobRequest request) {
+	boolean accept(String jobId, JobRequest request) {
 		String from = Addresses.parse("from", request.from());
 		Map<String, String> recipients = recipients(request);
-		if (request.certKey() != null && !CERT_KEY.matcher(request.certKey()).matches()) {
-			throw ProblemException.badRequest("invalid-field", "cert_key must be 1-64 of [A-Za-z0-9_-]");
-		}
+		Map<String, String> receiptKeys = receiptKeys(request, recipients);
 		byte[] eml = decode(request.eml());
-		String digest = digest(mailNo, request, from, recipients, eml);
+		String digest = digest(jobId, request, from, recipients, receiptKeys, eml);
 		try {
 			tx.executeWithoutResult(status -> {
-				insert(mailNo, request, from, recipients, eml, digest);
+				insert(jobId, request, from, recipients, receiptKeys, eml, digest);
 				worker.wakeAfterCommit();
 			});
 			return true;
 		}
 		catch (DuplicateKeyException e) {
-			String existing = jdbc.sql("SELECT digest FROM delivery_job WHERE mail_no = ?").param(mailNo)
+			String existing = jdbc.sql("SELECT digest FROM delivery_job WHERE job_id = ?").param(jobId)
 				.query(String.class).single();
 			if (!existing.equals(digest)) {
 				throw new ProblemException(HttpStatus.CONFLICT, "job-conflict",
-						"Mail " + mailNo + " already has a different delivery job");
+						"Job " + jobId + " already exists with different content");
 			}
 			return false;
 		}
 	}
 
-	private void insert(long mailNo, JobRequest request, String from, Map<String, String> recipients, byte[] eml,
-			String digest) {
+	private void insert(String jobId, JobRequest request, String from, Map<String, String> recipients,
+			Map<String, String> receiptKeys, byte[] eml, String digest) {
 		Timestamp now = Timestamp.from(Instant.now().truncatedTo(ChronoUnit.MICROS));
 		jdbc.sql("""
-				INSERT INTO delivery_job (mail_no, office_no, owner, sender, separate_send, cert_key, eml, digest, status,
+				INSERT INTO delivery_job (job_id, mail_no, office_no, owner, sender, separate_send, eml, digest, status,
 				  next_attempt_at, created_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)""")
-			.params(mailNo, request.office(), request.owner(), from, request.separateSend(), request.certKey(), eml,
+			.params(jobId, request.mailNo(), request.office(), request.owner(), from, request.separateSend(), eml,
 					digest, now, now)
 			.update();
 		for (Map.Entry<String, String> recipient : recipients.entrySet()) {
-			jdbc.sql("INSERT INTO recipient (mail_no, email, kind, status) VALUES (?, ?, ?, 'PENDING')")
-				.params(mailNo, recipient.getKey(), recipient.getValue())
+			jdbc.sql("""
+					INSERT INTO recipient (job_id, mail_no, email, kind, receipt_key, status)
+					VALUES (?, ?, ?, ?, ?, 'PENDING')""")
+				.params(jobId, request.mailNo(), recipient.getKey(), recipient.getValue(),
+						receiptKeys.get(recipient.getKey()))
 				.update();
 		}
+	}
+
+	/** address → key; with read receipts every recipient has their own key, and no key names someone else */
+	private static Map<String, String> receiptKeys(JobRequest request, Map<String, String> recipients) {
+		if (request.receiptKeys().isEmpty()) {
+			return Map.of();
+		}
+		Map<String, String> keys = new LinkedHashMap<>();
+		request.receiptKeys().forEach((address, key) -> {
+			if (key == null || !RECEIPT_KEY.matcher(key).matches()) {
+				throw ProblemException.badRequest("invalid-field", "receipt_keys holds a key that is not 22-64 of [A-Za-z0-9_-]");
+			}
+			keys.put(Addresses.parse("receipt_keys", address), key);
+		});
+		if (!keys.keySet().equals(recipients.keySet()) || keys.values().stream().distinct().count() != keys.size()) {
+			throw ProblemException.badRequest("invalid-field", "receipt_keys must give each recipient a key of their own");
+		}
+		return keys;
 	}
 
 	/** address → kind (to, cc, bcc); an address listed twice is delivered once, under its first kind */
@@ -129,11 +152,12 @@ class Jobs {
 		}
 	}
 
-	private static String digest(long mailNo, JobRequest request, String from, Map<String, String> recipients, byte[] eml) {
+	private static String digest(String jobId, JobRequest request, String from, Map<String, String> recipients,
+			Map<String, String> receiptKeys, byte[] eml) {
 		try {
 			MessageDigest sha = MessageDigest.getInstance("SHA-256");
-			String head = mailNo + "\n" + request.office() + "\n" + request.owner() + "\n" + from + "\n" + recipients + "\n"
-					+ request.separateSend() + "\n" + request.certKey() + "\n";
+			String head = jobId + "\n" + request.mailNo() + "\n" + request.office() + "\n" + request.owner() + "\n" + from
+					+ "\n" + recipients + "\n" + request.separateSend() + "\n" + new java.util.TreeMap<>(receiptKeys) + "\n";
 			sha.update(head.getBytes(StandardCharsets.UTF_8));
 			return HexFormat.of().formatHex(sha.digest(eml));
 		}
