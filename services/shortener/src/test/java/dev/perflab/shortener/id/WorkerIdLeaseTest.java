@@ -1,14 +1,22 @@
 package dev.perflab.shortener.id;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 import dev.perflab.platform.ProblemException;
 import dev.perflab.platform.TestIdentity;
@@ -16,9 +24,13 @@ import dev.perflab.platform.TestIdentity;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Against the real Redis of the local stack. */
+/** Against a real Redis (the tests' own, see OwnStores). */
 @SpringBootTest
 class WorkerIdLeaseTest {
+
+	static final String KEY = "perflab:shortener:worker:";
+
+	static final String SOMEONE_ELSE = "someone-else";
 
 	@DynamicPropertySource
 	static void identity(DynamicPropertyRegistry registry) {
@@ -31,30 +43,92 @@ class WorkerIdLeaseTest {
 	@Autowired
 	WorkerIdLease applicationLease;
 
+	final List<WorkerIdLease> leases = new ArrayList<>();
+
+	@AfterEach
+	void releaseEverythingButTheApplicationsLease() {
+		leases.forEach(WorkerIdLease::release);
+		for (int id = 0; id <= Snowflake.MAX_WORKER; id++) {
+			if (SOMEONE_ELSE.equals(redis.opsForValue().get(KEY + id))) {
+				redis.delete(KEY + id);
+			}
+		}
+	}
+
+	/**
+	 * Every worker id but one is held, and eight replicas start at once: exactly one may get the free id, the others
+	 * must be refused. Each contender's first candidate is someone else's id, so a lease taken by a plain SET (no NX)
+	 * would overwrite it and this fails.
+	 */
+	@Test
+	void racingReplicasNeverShareAWorkerIdAndNeverTakeAHeldOne() throws Exception {
+		int free = (applicationLease.workerId() + 512) % (Snowflake.MAX_WORKER + 1);
+		for (int id = 0; id <= Snowflake.MAX_WORKER; id++) {
+			if (id != free) {
+				redis.opsForValue().setIfAbsent(KEY + id, SOMEONE_ELSE, Duration.ofMinutes(1));
+			}
+		}
+		assertThat(redis.hasKey(KEY + free)).isFalse();
+
+		int contenders = 8;
+		CountDownLatch start = new CountDownLatch(1);
+		List<CompletableFuture<WorkerIdLease>> racing = new ArrayList<>();
+		try (ExecutorService pool = Executors.newFixedThreadPool(contenders)) {
+			for (int i = 0; i < contenders; i++) {
+				racing.add(CompletableFuture.supplyAsync(() -> {
+					await(start);
+					return new WorkerIdLease(redis, Duration.ofSeconds(30));
+				}, pool));
+			}
+			start.countDown();
+			CompletableFuture.allOf(racing.toArray(CompletableFuture[]::new)).handle((r, e) -> null).get(30, TimeUnit.SECONDS);
+		}
+
+		List<WorkerIdLease> won = racing.stream().filter(f -> !f.isCompletedExceptionally()).map(CompletableFuture::join).toList();
+		leases.addAll(won);
+		assertThat(won).as("replicas that got a worker id").hasSize(1);
+		assertThat(won.getFirst().workerId()).isEqualTo(free);
+		assertThat(racing.stream().filter(CompletableFuture::isCompletedExceptionally))
+			.as("replicas refused: every id is leased").hasSize(contenders - 1)
+			.allSatisfy(f -> assertThatThrownBy(f::join).hasRootCauseInstanceOf(IllegalStateException.class)
+				.hasRootCauseMessage("all 1024 Snowflake worker ids are leased"));
+		for (int id = 0; id <= Snowflake.MAX_WORKER; id++) {
+			if (id != free && id != applicationLease.workerId()) {
+				assertThat(redis.opsForValue().get(KEY + id)).as("worker id %d stays someone else's", id).isEqualTo(SOMEONE_ELSE);
+			}
+		}
+		applicationLease.ensureHeld();
+	}
+
 	@Test
 	void twoReplicasNeverLeaseTheSameWorkerId() {
-		WorkerIdLease a = new WorkerIdLease(redis, Duration.ofSeconds(30));
-		WorkerIdLease b = new WorkerIdLease(redis, Duration.ofSeconds(30));
-		try {
-			assertThat(a.workerId()).isNotEqualTo(b.workerId()).isNotEqualTo(applicationLease.workerId());
-		}
-		finally {
-			a.release();
-			b.release();
-		}
+		WorkerIdLease a = lease();
+		WorkerIdLease b = lease();
+		assertThat(a.workerId()).isNotEqualTo(b.workerId()).isNotEqualTo(applicationLease.workerId());
 	}
 
 	@Test
 	void refusesIdsOnceTheLeaseIsTakenByAnother() {
+		WorkerIdLease lease = lease();
+		lease.ensureHeld();
+		redis.opsForValue().set(KEY + lease.workerId(), SOMEONE_ELSE);
+		lease.renew();
+		assertThatThrownBy(lease::ensureHeld).isInstanceOf(ProblemException.class);
+	}
+
+	private WorkerIdLease lease() {
 		WorkerIdLease lease = new WorkerIdLease(redis, Duration.ofSeconds(30));
+		leases.add(lease);
+		return lease;
+	}
+
+	private static void await(CountDownLatch latch) {
 		try {
-			lease.ensureHeld();
-			redis.opsForValue().set("perflab:shortener:worker:" + lease.workerId(), "someone-else");
-			lease.renew();
-			assertThatThrownBy(lease::ensureHeld).isInstanceOf(ProblemException.class);
+			latch.await();
 		}
-		finally {
-			redis.delete("perflab:shortener:worker:" + lease.workerId());
+		catch (InterruptedException e) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(e);
 		}
 	}
 }
