@@ -26,7 +26,9 @@ import dev.perflab.platform.work.ClaimLoop;
  * Drains the outbox into the send service. Rows are claimed with {@code FOR UPDATE SKIP LOCKED} in a short
  * transaction that moves their next attempt a lease ahead, so several mail replicas relay side by side and a
  * relay killed mid-push leaves its rows to be claimed again. The push itself runs with no connection held.
- * Delivery is at least once, and send's idempotency by mail number turns that into exactly one job per mail.
+ * Delivery is at least once, and send's idempotency by the row's job id (a UUID, never the mail number, which
+ * repeats once this database is recreated) turns that into exactly one job per mail. A push send refuses for good
+ * is dead-lettered: kept with its reason, counted, shown by {@code GET /v2/mails/{no}/handoff}, never retried.
  */
 @Component
 class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
@@ -44,6 +46,8 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	private final MailProperties.Relay settings;
 
 	private final AtomicLong backlog = new AtomicLong();
+
+	private final AtomicLong deadRows = new AtomicLong();
 
 	private final Counter pushed;
 
@@ -64,6 +68,8 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		this.retried = Counter.builder("perflab.mail.outbox.pushes").tag("result", "retry").register(meters);
 		this.dead = Counter.builder("perflab.mail.outbox.pushes").tag("result", "dead").register(meters);
 		meters.gauge("perflab.mail.outbox.backlog", backlog);
+		// hand-offs send refused for good: each one is a mail that will not be delivered until an operator acts
+		meters.gauge("perflab.mail.outbox.dead", deadRows);
 	}
 
 	/**
@@ -71,8 +77,8 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	 * caller's transaction (on its connection). Failures are swallowed, as in the seed; the row stays for the relay.
 	 */
 	void pushNow(long outboxId) {
-		Row row = jdbc.sql("SELECT id, payload, attempts FROM outbox WHERE id = ?").param(outboxId)
-			.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("payload"), rs.getInt("attempts")))
+		Row row = jdbc.sql("SELECT id, job_id, payload, attempts FROM outbox WHERE id = ?").param(outboxId)
+			.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("job_id"), rs.getString("payload"), rs.getInt("attempts")))
 			.single();
 		try {
 			push(row);
@@ -84,7 +90,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 
 	/** Pushes one row and marks it sent when send took it; @return the status send answered */
 	private int push(Row row) throws IOException, InterruptedException {
-		int status = send.push(row.id(), json.readValue(row.payload(), OutboxJob.class));
+		int status = send.push(row.id(), row.jobId(), json.readValue(row.payload(), OutboxJob.class));
 		if (status == 200 || status == 201) {
 			jdbc.sql("UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?").params(now(), row.id()).update();
 			pushed.increment();
@@ -101,6 +107,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	protected void housekeeping() {
 		backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
 			.query(Long.class).single());
+		deadRows.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE dead_at IS NOT NULL").query(Long.class).single());
 	}
 
 	/** Rows send acknowledged more than {@code retention} ago, in small batches (no long lock on the table). */
@@ -119,11 +126,12 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		Timestamp now = now();
 		return tx.execute(status -> {
 			List<Row> rows = jdbc.sql("""
-					SELECT id, payload, attempts FROM outbox
+					SELECT id, job_id, payload, attempts FROM outbox
 					WHERE sent_at IS NULL AND dead_at IS NULL AND next_attempt_at <= ?
 					ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED""")
 				.params(now, limit)
-				.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("payload"), rs.getInt("attempts") + 1))
+				.query((rs, i) -> new Row(rs.getLong("id"), rs.getString("job_id"), rs.getString("payload"),
+						rs.getInt("attempts") + 1))
 				.list();
 			if (!rows.isEmpty()) {
 				jdbc.sql("UPDATE outbox SET attempts = attempts + 1, next_attempt_at = :leaseEnd WHERE id IN (:ids)")
@@ -188,6 +196,6 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	}
 
 	/** @param attempt this claim's attempt number */
-	record Row(long id, String payload, int attempt) {
+	record Row(long id, String jobId, String payload, int attempt) {
 	}
 }

@@ -5,6 +5,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
@@ -56,14 +57,14 @@ class SendClient {
 	}
 
 	/** @return the HTTP status send answered */
-	int push(long outboxId, OutboxJob job) throws IOException, InterruptedException {
+	int push(long outboxId, String jobId, OutboxJob job) throws IOException, InterruptedException {
 		byte[] eml = Files.readAllBytes(store.resolve(job.emlPath()));
-		Push body = new Push(job.office(), job.owner(), job.from(), job.to(), job.cc(), job.bcc(), job.separateSend(),
-				job.certKey(), Base64.getEncoder().encodeToString(eml));
+		Push body = new Push(job.mailNo(), job.office(), job.owner(), job.from(), job.to(), job.cc(), job.bcc(),
+				job.separateSend(), job.receiptKeys(), Base64.getEncoder().encodeToString(eml));
 		Span span = traces.push(outboxId, job.traceparent());
 		try (Tracer.SpanInScope scope = traces.inScope(span)) {
 			return http.put()
-				.uri("/internal/jobs/{mailNo}", job.mailNo())
+				.uri("/internal/jobs/{jobId}", jobId)
 				.contentType(MediaType.APPLICATION_JSON)
 				.header("X-Request-Id", "outbox-" + outboxId)
 				.header(Identity.HEADER, signer.getObject().sign("mail", null, "send"))
@@ -79,7 +80,8 @@ class SendClient {
 		}
 	}
 
-	record Push(long office, String owner, String from, List<String> to, List<String> cc, List<String> bcc,
-			boolean separateSend, String certKey, String eml) {
+	/** the job as send takes it: named by {@code jobId} in the path, never by the mail number (which repeats) */
+	record Push(long mailNo, long office, String owner, String from, List<String> to, List<String> cc, List<String> bcc,
+			boolean separateSend, Map<String, String> receiptKeys, String eml) {
 	}
 }

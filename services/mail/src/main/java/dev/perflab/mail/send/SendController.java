@@ -27,8 +27,9 @@ class SendController {
 	}
 
 	@PostMapping(path = "/v2/mails/send", consumes = MediaType.APPLICATION_JSON_VALUE)
-	ResponseEntity<Map<String, Long>> send(Caller caller, @Valid @RequestBody SendRequest request) {
-		long mailNo = sends.send(accounts.require(caller), request);
-		return ResponseEntity.accepted().location(URI.create("/v2/mails/" + mailNo)).body(Map.of("mail_no", mailNo));
+	ResponseEntity<Map<String, Object>> send(Caller caller, @Valid @RequestBody SendRequest request) {
+		Sends.Sent sent = sends.send(accounts.require(caller), request);
+		return ResponseEntity.accepted().location(URI.create("/v2/mails/" + sent.mailNo()))
+			.body(Map.of("mail_no", sent.mailNo(), "delivery_id", sent.deliveryId()));
 	}
 }

@@ -7,7 +7,11 @@ import java.util.Date;
 import java.util.List;
 import java.util.Properties;
 import java.util.Set;
-import java.util.regex.Pattern;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.UUID;
 
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
@@ -15,7 +19,6 @@ import jakarta.mail.Session;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 
-import org.springframework.dao.DuplicateKeyException;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
@@ -32,7 +35,7 @@ import dev.perflab.platform.ProblemException;
 @Service
 class Sends {
 
-	private static final Pattern CERT_KEY = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+	private static final SecureRandom RANDOM = new SecureRandom();
 
 	private static final Session SESSION = Session.getInstance(new Properties());
 
@@ -47,7 +50,8 @@ class Sends {
 		this.handoff = handoff;
 	}
 
-	long send(Account account, SendRequest request) {
+	/** @return the mail number and the id of its hand-off to send */
+	Sent send(Account account, SendRequest request) {
 		if (request.senderNo() != account.user()) {
 			throw new ProblemException(HttpStatus.FORBIDDEN, "sender-mismatch", "sender_no is not the caller's account");
 		}
@@ -61,9 +65,12 @@ class Sends {
 		if (recipients.isEmpty() || recipients.size() > MAX_RECIPIENTS) {
 			throw ProblemException.badRequest("invalid-recipients", "A mail needs 1 to " + MAX_RECIPIENTS + " recipients");
 		}
-		if (request.isReceiptConfirm() && (request.certKey() == null || !CERT_KEY.matcher(request.certKey()).matches())) {
-			throw ProblemException.badRequest("invalid-field", "cert_key is required for a read receipt: 1-64 of [A-Za-z0-9_-]");
+		// cert_key is seed 000's client-chosen key: accepted for its clients and ignored, since a chosen key can be guessed
+		Map<String, String> receiptKeys = new LinkedHashMap<>();
+		if (request.isReceiptConfirm()) {
+			recipients.forEach(address -> receiptKeys.put(address, receiptKey()));
 		}
+		String deliveryId = UUID.randomUUID().toString();
 
 		MimeMessage message = compose(account, request, to, cc);
 		String path;
@@ -83,17 +90,24 @@ class Sends {
 			throw new UncheckedIOException(e);
 		}
 		try {
-			return handoff.commit(new Draft(account, request, path, size, to, cc, bcc, recipients));
-		}
-		catch (DuplicateKeyException e) {
-			store.delete(path);
-			throw new ProblemException(HttpStatus.CONFLICT, "cert-key-in-use",
-					"cert_key already tags a read receipt for one of these recipients; use a new key per mail");
+			long mailNo = handoff.commit(new Draft(account, request, path, size, to, cc, bcc, recipients, deliveryId,
+					receiptKeys));
+			return new Sent(mailNo, deliveryId);
 		}
 		catch (RuntimeException e) {
 			store.delete(path);
 			throw e;
 		}
+	}
+
+	/** 128 random bits, URL-safe: a recipient's read-receipt key, which only their message carries */
+	static String receiptKey() {
+		byte[] bits = new byte[16];
+		RANDOM.nextBytes(bits);
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(bits);
+	}
+
+	record Sent(long mailNo, String deliveryId) {
 	}
 
 	private static MimeMessage compose(Account account, SendRequest request, List<InternetAddress> to,

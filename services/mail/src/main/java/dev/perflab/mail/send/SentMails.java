@@ -4,6 +4,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 
 import jakarta.mail.internet.InternetAddress;
 import tools.jackson.databind.json.JsonMapper;
@@ -41,11 +42,11 @@ class SentMails {
 		GeneratedKeyHolder key = new GeneratedKeyHolder();
 		jdbc.sql("""
 				INSERT INTO mail_content (office_no, user_no, mbox_no, subject, from_addr, to_addrs, received_date, size,
-				  eml_path, compressed, is_read, important, encrypted, receipt_confirm, del_flag)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, ?, ?, ?, ?)""")
+				  eml_path, compressed, is_read, important, encrypted, receipt_confirm, del_flag, delivery_id)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, ?, ?, ?, ?, ?)""")
 			.params(account.office(), account.user(), Mailboxes.SENT, request.subject(), account.email(),
 					String.join(", ", addresses(d.to())), now(), d.size(), d.emlPath(), request.important(),
-					request.isEncrypt(), request.isReceiptConfirm(), request.isSave() ? "N" : "Y")
+					request.isEncrypt(), request.isReceiptConfirm(), request.isSave() ? "N" : "Y", d.deliveryId())
 			.update(key, "no");
 		long mailNo = key.getKey().longValue();
 		if (request.isSave()) {
@@ -55,14 +56,10 @@ class SentMails {
 	}
 
 	void receiptTags(Draft d, long mailNo) {
-		if (!d.request().isReceiptConfirm()) {
-			return;
-		}
-		for (String recipient : d.recipients()) {
-			jdbc.sql("INSERT INTO receipt_confirm (office_no, cert_key, email, mail_no) VALUES (?, ?, ?, ?)")
-				.params(d.account().office(), d.request().certKey(), recipient, mailNo)
-				.update();
-		}
+		d.receiptKeys().forEach((recipient, key) -> jdbc.sql(
+				"INSERT INTO receipt_confirm (office_no, cert_key, email, mail_no) VALUES (?, ?, ?, ?)")
+			.params(d.account().office(), key, recipient, mailNo)
+			.update());
 	}
 
 	/** @return the outbox row's id */
@@ -70,12 +67,12 @@ class SentMails {
 		Account account = d.account();
 		SendRequest request = d.request();
 		OutboxJob job = new OutboxJob(mailNo, account.office(), account.login(), account.email(), addresses(d.to()),
-				addresses(d.cc()), addresses(d.bcc()), d.emlPath(), request.isSeparateSend(),
-				request.isReceiptConfirm() ? request.certKey() : null, traces.current());
+				addresses(d.cc()), addresses(d.bcc()), d.emlPath(), request.isSeparateSend(), null, d.receiptKeys(),
+				traces.current());
 		Timestamp now = now();
 		GeneratedKeyHolder key = new GeneratedKeyHolder();
-		jdbc.sql("INSERT INTO outbox (mail_no, payload, created_at, next_attempt_at) VALUES (?, ?, ?, ?)")
-			.params(mailNo, json.writeValueAsString(job), now, now)
+		jdbc.sql("INSERT INTO outbox (job_id, mail_no, payload, created_at, next_attempt_at) VALUES (?, ?, ?, ?, ?)")
+			.params(d.deliveryId(), mailNo, json.writeValueAsString(job), now, now)
 			.update(key, "id");
 		return key.getKey().longValue();
 	}
@@ -90,9 +87,11 @@ class SentMails {
 
 	/**
 	 * What the send service needs, carried in the outbox row: send never reads mail's tables. {@code traceparent}: the
-	 * send request's trace, continued by the push (null with tracing off).
+	 * send request's trace, continued by the push (null with tracing off). {@code receiptKeys}: each recipient's own
+	 * read-receipt key. {@code certKey}: only in rows written before keys were generated per recipient (not sent on).
 	 */
 	record OutboxJob(long mailNo, long office, String owner, String from, List<String> to, List<String> cc,
-			List<String> bcc, String emlPath, boolean separateSend, String certKey, String traceparent) {
+			List<String> bcc, String emlPath, boolean separateSend, String certKey, Map<String, String> receiptKeys,
+			String traceparent) {
 	}
 }

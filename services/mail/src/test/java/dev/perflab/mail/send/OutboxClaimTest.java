@@ -53,7 +53,7 @@ class OutboxClaimTest {
 		int rows = 400;
 		Timestamp due = Timestamp.from(Instant.now().minusSeconds(1));
 		for (int i = 0; i < rows; i++) {
-			jdbc.update("INSERT INTO outbox (mail_no, payload, created_at, next_attempt_at) VALUES (?, '{}', ?, ?)",
+			jdbc.update("INSERT INTO outbox (job_id, mail_no, payload, created_at, next_attempt_at) VALUES (UUID(), ?, '{}', ?, ?)",
 					-1 - i, due, due);
 		}
 

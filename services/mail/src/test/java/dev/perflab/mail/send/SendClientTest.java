@@ -39,8 +39,10 @@ class SendClientTest {
 	void signsEveryPushAsMailForSend() throws Exception {
 		AtomicReference<String> identity = new AtomicReference<>();
 		HttpServer send = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+		AtomicReference<String> path = new AtomicReference<>();
 		send.createContext("/internal/jobs/", exchange -> {
 			identity.set(exchange.getRequestHeaders().getFirst(Identity.HEADER));
+			path.set(exchange.getRequestURI().getPath());
 			exchange.sendResponseHeaders(201, -1);
 			exchange.close();
 		});
@@ -59,10 +61,13 @@ class SendClientTest {
 						.getBeanProvider(IdentitySigner.class),
 					new RelayTraces(Tracer.NOOP, Propagator.NOOP));
 
-			int status = client.push(7, new SentMails.OutboxJob(42, 1, "alice", "alice@perflab.test",
-					List.of("jerry@example.com"), List.of(), List.of(), "1.eml", false, null, null));
+			int status = client.push(7, "3f1c5a8e-0b7d-4c1e-9a55-2b6d8f0e4a11", new SentMails.OutboxJob(42, 1, "alice",
+					"alice@perflab.test", List.of("jerry@example.com"), List.of(), List.of(), "1.eml", false, null, Map.of(),
+					null));
 
 			assertThat(status).isEqualTo(201);
+			assertThat(path.get()).as("the job is named by its hand-off id, not the mail number")
+				.isEqualTo("/internal/jobs/3f1c5a8e-0b7d-4c1e-9a55-2b6d8f0e4a11");
 			VerifiedIdentity verified = TestIdentity.verifier("send", "gateway", "mail").verify(identity.get());
 			assertThat(verified.issuer()).isEqualTo(Identity.MAIL);
 			assertThat(verified.subject()).isEqualTo("mail");
