@@ -8,6 +8,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * @param idStrategy the lab switch: {@code snowflake} (fixed) or {@code mongo-sequence} (seed 004's baseline)
  * @param publicBaseUrl where short links are served (the gateway)
+ * @param codeKey the secret that turns ids into codes nobody can enumerate (base64 of 16, 24 or 32 random bytes;
+ * {@code PERFLAB_SHORTENER_CODEKEY}). No default: the local profile has a dev key, anywhere else it must be given,
+ * and the service does not start without it
  * @param cache Redis cache-aside of redirects
  * @param edge how long the gateway may answer a redirect without asking again, and how long a delete waits for
  * every gateway to drop it
@@ -16,8 +19,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("perflab.shortener")
 public record ShortenerProperties(@DefaultValue("snowflake") IdStrategy idStrategy,
-		@DefaultValue("http://127.0.0.1:8080") String publicBaseUrl, @DefaultValue Cache cache, @DefaultValue Edge edge,
-		@DefaultValue Hits hits, @DefaultValue Worker worker) {
+		@DefaultValue("http://127.0.0.1:8080") String publicBaseUrl, String codeKey, @DefaultValue Cache cache,
+		@DefaultValue Edge edge, @DefaultValue Hits hits, @DefaultValue Worker worker) {
 
 	public enum IdStrategy {
 

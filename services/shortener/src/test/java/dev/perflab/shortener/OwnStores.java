@@ -28,6 +28,9 @@ public final class OwnStores implements ContextCustomizerFactory {
 
 	public static final String DATABASE = "perflab_shortener_test";
 
+	/** 32 bytes, base64: the code key of the tests (the service refuses to start without one). */
+	public static final String CODE_KEY = "dGVzdHMtb25seS1jb2RlLWtleS0wMTIzNDU2Nzg5YWI=";
+
 	@Override
 	public ContextCustomizer createContextCustomizer(Class<?> testClass, List<ContextConfigurationAttributes> attributes) {
 		return Customizer.INSTANCE;
@@ -43,7 +46,8 @@ public final class OwnStores implements ContextCustomizerFactory {
 			MutablePropertySources sources = context.getEnvironment().getPropertySources();
 			MapPropertySource own = new MapPropertySource("shortener-own-stores",
 					Map.of("spring.mongodb.database", DATABASE, "spring.data.redis.host", "127.0.0.1",
-							"spring.data.redis.port", Redis.PORT, "spring.data.redis.database", 0));
+							"spring.data.redis.port", Redis.PORT, "spring.data.redis.database", 0,
+							"perflab.shortener.code-key", CODE_KEY));
 			sources.addFirst(own);
 			// again once every customizer has run (@DynamicPropertySource adds its values first too), before any
 			// configuration class is read

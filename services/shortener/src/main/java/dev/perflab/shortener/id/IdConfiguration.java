@@ -33,6 +33,11 @@ class IdConfiguration {
 	}
 
 	@Bean
+	Codes codes(ShortenerProperties properties) {
+		return Codes.withKey(properties.codeKey());
+	}
+
+	@Bean
 	@ConditionalOnProperty(name = "perflab.shortener.id-strategy", havingValue = "mongo-sequence")
 	IdGenerator mongoSequenceIds(MongoTemplate mongo) {
 		return new MongoSequenceIds(mongo);

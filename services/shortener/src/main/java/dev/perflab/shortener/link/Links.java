@@ -12,6 +12,7 @@ import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
 import dev.perflab.shortener.ShortenerProperties;
 import dev.perflab.shortener.id.Base62;
+import dev.perflab.shortener.id.Codes;
 import dev.perflab.shortener.id.IdGenerator;
 import dev.perflab.shortener.link.RedirectCache.Target;
 
@@ -22,6 +23,8 @@ class Links {
 	private static final Duration MAX_LIFETIME = Duration.ofDays(3650);
 
 	private final IdGenerator ids;
+
+	private final Codes codes;
 
 	private final LinkStore store;
 
@@ -35,9 +38,10 @@ class Links {
 
 	private final Clock clock;
 
-	Links(IdGenerator ids, LinkStore store, RedirectCache cache, HitCounter hits, EdgeInvalidations edge,
-			ShortenerProperties properties) {
+	Links(IdGenerator ids, Codes codes, LinkStore store, RedirectCache cache, HitCounter hits,
+			EdgeInvalidations edge, ShortenerProperties properties) {
 		this.ids = ids;
+		this.codes = codes;
 		this.store = store;
 		this.cache = cache;
 		this.hits = hits;
@@ -64,13 +68,14 @@ class Links {
 	private Link insert(String url, boolean permanent, Caller caller, Instant now, Instant expiresAt) {
 		for (int attempt = 1;; attempt++) {
 			long id = ids.nextId();
-			Link link = new Link(id, Base62.encode(id), url, permanent, caller.user(), caller.office(), now, expiresAt, 0);
+			Link link = new Link(id, codes.of(id), url, permanent, caller.user(), caller.office(), now, expiresAt, 0);
 			try {
 				store.insert(link);
 				return link;
 			}
 			catch (DuplicateKeyException e) {
-				// only possible when the id strategy was switched over existing data; a fresh id resolves it
+				// only when the id strategy was switched over existing data, or a new code key met a code made with
+				// another: a fresh id resolves it
 				if (attempt == 3) {
 					throw e;
 				}

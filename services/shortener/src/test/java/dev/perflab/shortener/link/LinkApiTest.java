@@ -2,6 +2,7 @@ package dev.perflab.shortener.link;
 
 import java.net.http.HttpResponse;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
@@ -14,11 +15,16 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.data.mongodb.core.query.Criteria;
+import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import dev.perflab.identity.Identity;
 import dev.perflab.platform.TestIdentity;
+import dev.perflab.shortener.id.Base62;
+import dev.perflab.shortener.id.Codes;
+import dev.perflab.shortener.id.Snowflake;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,6 +48,9 @@ class LinkApiTest {
 	@Autowired
 	HitCounter hits;
 
+	@Autowired
+	Codes codes;
+
 	ShortenerApi api;
 
 	@BeforeEach
@@ -62,6 +71,33 @@ class LinkApiTest {
 		assertThat(redirect.statusCode()).isEqualTo(302);
 		assertThat(redirect.headers().firstValue("Location")).hasValue("https://example.com/docs?q=1");
 		assertThat(redirect.headers().firstValue("Cache-Control")).hasValue("max-age=30, public");
+	}
+
+	@Test
+	void aCodeIsAKeyedPermutationOfItsIdNotTheIdItself() {
+		String first = code(create("alice", "{\"url\":\"https://example.com/one\"}"));
+		String second = code(create("alice", "{\"url\":\"https://example.com/two\"}"));
+		for (String code : List.of(first, second)) {
+			long id = mongo.findOne(Query.query(Criteria.where("code").is(code)), Link.class).id();
+			assertThat(code).hasSize(11).isNotEqualTo(Base62.encode(id));
+			assertThat(codes.idOf(code)).isEqualTo(id);
+		}
+		assertThat(first.substring(0, 3)).isNotEqualTo(second.substring(0, 3));
+	}
+
+	/** Codes issued before the keyed codes were plain Base62 of the Snowflake id, stored as such: they still work. */
+	@Test
+	void codesIssuedBeforeKeepWorking() {
+		long monthAgo = System.currentTimeMillis() - java.time.Duration.ofDays(30).toMillis();
+		long id = new Snowflake(3, () -> monthAgo, 50).nextId();
+		String code = Base62.encode(id);
+		mongo.insert(new Link(id, code, "https://example.com/old", false, "alice", "1", Instant.now(), null, 0));
+		HttpResponse<String> redirect = api.get("/s/" + code, null);
+		assertThat(redirect.statusCode()).isEqualTo(302);
+		assertThat(redirect.headers().firstValue("Location")).hasValue("https://example.com/old");
+		assertThat(json(api.get("/v1/short-links/" + code, "alice")).get("url")).isEqualTo("https://example.com/old");
+		assertThat(api.delete("/v1/short-links/" + code, "alice").statusCode()).isEqualTo(204);
+		assertThat(api.get("/s/" + code, null).statusCode()).isEqualTo(404);
 	}
 
 	@Test
