@@ -6,6 +6,9 @@
 #                         dispatches, the sweeper must send every one
 #   sink-down             the fix, the provider refusing every SMS for DOWN_SECONDS while signings go on, then back
 #   kill                  the fix, kill -9 of notifier mid-load, then started again
+#   signup-sync           seed 003: one user signing up for SIGNUP_DURATION, the welcome mail sent inside the
+#   signup-async          transaction (the seed's start) or after commit, the relay taking MAIL_DELAY_MS (1 s, the
+#                         seed's) to accept each mail (tools/sms-sink's SlowRelay in front of GreenMail)
 # Each profile is seed 001's shape (RATE/s for STAGE, PEAK/s for STAGE). After each phase it waits until no SMS
 # notification of the phase is PENDING, then counts per notification what the sink received: lost (not SENT, or never
 # at the sink) and duplicates (at the sink more than once).
@@ -44,7 +47,14 @@ else
 fi
 BURST_LATENCY_MS=${BURST_LATENCY_MS:-4000}
 LATENCY_MS=${PERFLAB_SMS_SINK_LATENCY_MS:-500}
-PHASES=${PHASES:-in-transaction-sync after-commit-async burst sink-down kill}
+if [ "$CHECK" = 1 ]; then
+  PHASES=${PHASES:-in-transaction-sync after-commit-async burst sink-down kill}
+else
+  PHASES=${PHASES:-in-transaction-sync signup-sync after-commit-async signup-async burst sink-down kill}
+fi
+SIGNUP_DURATION=${SIGNUP_DURATION:-1m}
+MAIL_DELAY_MS=${MAIL_DELAY_MS:-1000}
+SLOW_SMTP_PORT=${SLOW_SMTP_PORT:-13125}
 DRAIN_LIMIT=${DRAIN_LIMIT:-300}
 OUT="$PERFLAB_RUN/bench/notifier"; mkdir -p "$OUT"
 REPORT="$OUT/bench-$(date +%Y%m%d-%H%M%S).txt"; RESULTS="$REPORT.jsonl"
@@ -58,6 +68,12 @@ mysql_root() { mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot
 # what this script starts, by pid file (a restart after kill -9 happens in a subshell)
 cleanup() { local f; for f in "$OUT"/run-*.pid; do [ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null; rm -f "$f"; done; true; }
 trap cleanup EXIT
+
+relay() { # the slow SMTP relay in front of GreenMail for the sign-up phases
+  java -Xmx128m -cp "$1" dev.perflab.smssink.SlowRelay "$SLOW_SMTP_PORT" "$PERFLAB_SMTP_PORT" \
+    --delay-ms="$MAIL_DELAY_MS" >"$OUT/relay.log" 2>&1 &
+  echo $! >"$OUT/run-relay.pid"
+}
 
 if [ "$TARGET" = direct ]; then
   DB=perflab_notifier_bench; SINK_PORT=${SINK_PORT:-18186}; FIXED_PORT=18185; BASE_PORT=18195
@@ -74,11 +90,12 @@ if [ "$TARGET" = direct ]; then
   done
   java -Xmx256m -jar "$OUT/sms-sink.jar" "$SINK_PORT" --latency-ms="$LATENCY_MS" >"$OUT/sink.log" 2>&1 &
   echo $! >"$OUT/run-sink.pid"
+  relay "$OUT/sms-sink.jar"
   start_instance() { # port dispatch extra-env...
     local port=$1 dispatch=$2; shift 2
     env "$@" PERFLAB_NOTIFIER_DB=$DB PERFLAB_NOTIFIER_DISPATCH="$dispatch" SERVER_PORT="$port" \
       MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")" SPRING_PROFILES_ACTIVE=local \
-      PERFLAB_NOTIFIER_SMS_URL="http://127.0.0.1:$SINK_PORT/sms" \
+      PERFLAB_NOTIFIER_SMS_URL="http://127.0.0.1:$SINK_PORT/sms" PERFLAB_NOTIFIER_SMTP_PORT="$SLOW_SMTP_PORT" \
       JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS -XX:SharedArchiveFile=$OUT/notifier.jsa -XX:+AutoCreateSharedArchive" \
       java -jar "$OUT/notifier.jar" --logging.structured.format.console= >>"$OUT/notifier-$port.log" 2>&1 &
     echo $! >"$OUT/run-notifier-$port.pid"
@@ -115,18 +132,20 @@ else
   DB=perflab_notifier; SINK_PORT=$PERFLAB_SMS_SINK_PORT; PORT=$PERFLAB_NOTIFIER_PORT
   BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"
   scripts/stack.sh up >/dev/null
+  relay tools/sms-sink/target/sms-sink.jar
   current=""
   use() { # dispatch: the stack's notifier restarted with it
     [ "$current" = "$1" ] && return 0
     scripts/stack.sh stop notifier >/dev/null
     # shellcheck disable=SC2086
-    env $FAST PERFLAB_NOTIFIER_DISPATCH="$1" scripts/stack.sh start notifier >/dev/null
+    env $FAST PERFLAB_NOTIFIER_DISPATCH="$1" PERFLAB_NOTIFIER_SMTP_PORT="$SLOW_SMTP_PORT" \
+      scripts/stack.sh start notifier >/dev/null
     current=$1
   }
   stop_baseline() { :; }
   crash() { scripts/stack.sh kill notifier; }
   # shellcheck disable=SC2086
-  revive() { env $FAST scripts/stack.sh start notifier >/dev/null; }
+  revive() { env $FAST PERFLAB_NOTIFIER_SMTP_PORT="$SLOW_SMTP_PORT" scripts/stack.sh start notifier >/dev/null; }
   WHO=(-e TOKEN="$(scripts/jwt.sh token "$USER_NAME" 1 3600)")
   DESC="through the gateway $BASE_URL to the stack's notifier"
   trap 'cleanup; scripts/stack.sh stop notifier >/dev/null; scripts/stack.sh start notifier >/dev/null' EXIT
@@ -147,40 +166,44 @@ k6_run() { # name rate peak stage
     -e SUMMARY_DIR="$OUT" -e SUMMARY_NAME="$1" k6-tests/notifier/seed001.js >"$OUT/$1.k6.txt" 2>&1 || true
 }
 
-drain() { # from to: until no SMS notification in (from, to] is PENDING
+drain() { # from to channel: until no notification of the channel in (from, to] is PENDING
   local end=$((SECONDS + DRAIN_LIMIT)) n
   while :; do
-    n=$(mysql_root "$DB" -e "SELECT COUNT(*) FROM notification WHERE id > $1 AND id <= $2 AND channel = 'SMS' AND status = 'PENDING'")
+    n=$(mysql_root "$DB" -e "SELECT COUNT(*) FROM notification WHERE id > $1 AND id <= $2 AND channel = '$3' AND status = 'PENDING'")
     [ "$n" = 0 ] && return 0
     [ $SECONDS -lt $end ] || { say "$n notifications still PENDING after ${DRAIN_LIMIT} s"; return 1; }
     sleep 0.5
   done
 }
 
-row() { # phase from to request-pool-timeouts work-pool-timeouts rejections seconds-to-drain
-  mysql_root "$DB" -e "SELECT id, status FROM notification WHERE id > $2 AND id <= $3 AND channel = 'SMS'" >"$OUT/$1.rows"
+row() { # phase from to request-pool-timeouts work-pool-timeouts rejections seconds-to-drain channel
+  mysql_root "$DB" -e "SELECT id, status FROM notification WHERE id > $2 AND id <= $3 AND channel = '$8'" >"$OUT/$1.rows"
   curl -fsS "$SINK/deliveries" >"$OUT/$1.sink.json"
   python3 - "$@" "$OUT/$1-summary.json" "$OUT/$1.rows" "$OUT/$1.sink.json" "$RESULTS" <<'PY' | tee -a "$REPORT"
 import json, sys
-phase, lo, hi, req_to, work_to, rejected, drained, summary, rows, sink, results = sys.argv[1:12]
+phase, lo, hi, req_to, work_to, rejected, drained, channel, summary, rows, sink, results = sys.argv[1:13]
 lo, hi = int(lo), int(hi)
 try:
     m = json.load(open(summary))["metrics"]
 except (OSError, ValueError):
     m = {}
 v = lambda name, key: m.get(name, {}).get("values", {}).get(key, 0) or 0
-d = lambda key: v("http_req_duration{name:sign}", key)
+mail = channel == "MAIL"
+d = lambda key: v("http_req_duration{name:member}" if mail else "http_req_duration{name:sign}", key)
 ok, s503, s504, other = (int(v(n, "count")) for n in ("notifier_signed", "notifier_sign_503", "notifier_sign_504", "notifier_sign_other"))
+if mail:  # sign-ups: what was not a 201 is counted as other
+    ok = int(v("notifier_signed_up", "count")); s503 = s504 = 0; other = int(v("http_reqs", "count")) - ok - 1
 answered = ok + s503 + s504 + other
 status = dict(line.rstrip("\n").split("\t") for line in open(rows) if line.strip())
 count = {e["message_id"]: e["count"] for e in json.load(open(sink))}
-at_sink = lambda i: count.get(f"notification-{i}", 0)
+# a mail is counted by its SENT row (GreenMail is not asked per Message-ID)
+at_sink = (lambda i: 1 if status[i] == "SENT" else 0) if mail else (lambda i: count.get(f"notification-{i}", 0))
 lost = sum(1 for i, s in status.items() if s != "SENT" or at_sink(i) == 0)
 dups = sum(1 for i in status if at_sink(i) > 1)
 delivered = sum(at_sink(i) for i in status)
-orphans = sum(1 for k in count if k.startswith("notification-") and lo < int(k.split("-")[1]) <= hi
-              and k.split("-")[1] not in status)
-r = dict(phase=phase, signings=answered, ok=ok, s503=s503, s504=s504, other=other,
+orphans = 0 if mail else sum(1 for k in count if k.startswith("notification-") and lo < int(k.split("-")[1]) <= hi
+                             and k.split("-")[1] not in status)
+r = dict(phase=phase, channel=channel, signings=answered, ok=ok, s503=s503, s504=s504, other=other,
          dropped=int(v("dropped_iterations", "count")), p50=d("med"), p95=d("p(95)"), p99=d("p(99)"),
          req_pool_timeouts=int(float(req_to)), work_pool_timeouts=int(float(work_to)), rejected=int(float(rejected)),
          notifications=len(status), sms=delivered, lost=lost, duplicates=dups, orphans=orphans, drain_s=drained)
@@ -193,7 +216,9 @@ PY
 
 phase() { # name: load, faults beside it, drain, count
   local name=$1 from to before_req before_work before_rej t0
-  use "$([ "$name" = in-transaction-sync ] && echo in-transaction-sync || echo after-commit-async)"
+  local channel=SMS
+  case "$name" in signup-*) channel=MAIL ;; esac
+  use "$(case "$name" in in-transaction-sync|signup-sync) echo in-transaction-sync ;; *) echo after-commit-async ;; esac)"
   sink_settings "latency-ms=$LATENCY_MS&failure-rate=0"
   from=$(max_id)
   before_req=$(pool_timeouts HikariPool-1); before_work=$(pool_timeouts notifier-work)
@@ -202,6 +227,10 @@ phase() { # name: load, faults beside it, drain, count
     in-transaction-sync|after-commit-async)
       say "$name: $RATE/s for $STAGE, then $PEAK/s for $STAGE"
       k6_run "$name" "$RATE" "$PEAK" "$STAGE" ;;
+    signup-sync|signup-async)
+      say "$name: one user signing up for $SIGNUP_DURATION, each welcome mail accepted after $MAIL_DELAY_MS ms"
+      "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$BASE_URL" "${WHO[@]}" -e DURATION="$SIGNUP_DURATION" \
+        -e SUMMARY_DIR="$OUT" -e SUMMARY_NAME="$name" k6-tests/notifier/signup.js >"$OUT/$name.k6.txt" 2>&1 || true ;;
     burst)
       say "burst: $BURST_RATE/s for $((2 * BURST_SECONDS)) s while the provider takes $BURST_LATENCY_MS ms (the executor fills)"
       sink_settings "latency-ms=$BURST_LATENCY_MS"
@@ -229,9 +258,10 @@ phase() { # name: load, faults beside it, drain, count
   rej=$(( $(metric perflab_notifier_dispatch_rejections_total | cut -d. -f1) - ${before_rej%.*} ))
   # a restarted instance counts from 0
   [ "$name" != kill ] || { req=$(pool_timeouts HikariPool-1 | cut -d. -f1); work=$(pool_timeouts notifier-work | cut -d. -f1); rej=0; }
-  t0=$SECONDS; drain "$from" "$to" || true
-  row "$name" "$from" "$to" "$req" "$work" "$rej" "$((SECONDS - t0))"
-  [ "$name" != in-transaction-sync ] || stop_baseline
+  t0=$SECONDS; drain "$from" "$to" "$channel" || true
+  row "$name" "$from" "$to" "$req" "$work" "$rej" "$((SECONDS - t0))" "$channel"
+  case " $PHASES " in *" signup-sync "*) [ "$name" != signup-sync ] || stop_baseline ;;
+    *) [ "$name" != in-transaction-sync ] || stop_baseline ;; esac
 }
 
 {
@@ -241,7 +271,7 @@ phase() { # name: load, faults beside it, drain, count
     p50_ms p95_ms p99_ms pool_to:r/w refused notif sms lost dups drain_s
 } | tee "$REPORT"
 for p in $PHASES; do
-  case "$p" in in-transaction-sync|after-commit-async|burst|sink-down|kill) phase "$p" ;; *) log "unknown phase $p"; exit 2 ;; esac
+  case "$p" in in-transaction-sync|after-commit-async|signup-sync|signup-async|burst|sink-down|kill) phase "$p" ;; *) log "unknown phase $p"; exit 2 ;; esac
 done
 echo "took $((SECONDS - started)) s" | tee -a "$REPORT"
 
@@ -255,9 +285,13 @@ if base and fixed:
           f"p50 {base['p50'] / max(fixed['p50'], 0.1):.0f}x, p95 {base['p95'] / max(fixed['p95'], 0.1):.0f}x, "
           f"p99 {base['p99'] / max(fixed['p99'], 0.1):.0f}x lower; pool timeouts {fixed['req_pool_timeouts']} vs "
           f"{base['req_pool_timeouts']}")
+su_base, su_fixed = rows.get("signup-sync"), rows.get("signup-async")
+if su_base and su_fixed:
+    print(f"sign-ups (seed 003), after-commit-async / in-transaction-sync: p50 {su_base['p50'] / max(su_fixed['p50'], 0.1):.1f}x, "
+          f"p95 {su_base['p95'] / max(su_fixed['p95'], 0.1):.1f}x lower; {su_fixed['ok']} vs {su_base['ok']} sign-ups in the same time")
 problems = []
 for phase, r in rows.items():
-    if phase == "in-transaction-sync":
+    if phase in ("in-transaction-sync", "signup-sync"):
         continue  # the seed's design: reported, not judged
     if r["lost"]:
         problems.append(f"{phase}: {r['lost']} of {r['notifications']} notifications lost (not SENT, or never at the sink)")
