@@ -6,7 +6,8 @@ import { BASE_URL, authHeaders } from '../lib/config.js';
 export function findMails() {
   const found = {};
   for (let page = 1; page <= 100 && !(found.small && found.medium && found.large); page++) {
-    const res = http.get(`${BASE_URL}/v2/mails?size=100&page=${page}`, { headers: authHeaders(), tags: { name: 'setup' } });
+    // oldest first: the seeded mails, before any a test sent (a mailbox grows with every smoke)
+    const res = http.get(`${BASE_URL}/v2/mails?size=100&page=${page}&sort[received_date]=asc`, { headers: authHeaders(), tags: { name: 'setup' } });
     if (res.status !== 200) {
       fail(`listing mails failed (${res.status}): is the mail data seeded (make seed)?`);
     }
