@@ -61,10 +61,11 @@ train() {  # module jre: writes $m/target/jib-aot/app.aot
   { read -r main; read -r cp; } < <("$PYTHON" scripts/jib-app.py "$m/target/jib-image.tar" "$dir")
   local t0=$SECONDS
   # no store is reached: Flyway is off and nothing has started when the context exits. The beans are made, so the
-  # keys they read at start must exist: the dev pairs (scripts/jwt.sh keys); none of them goes into the image.
+  # keys they read at start must exist: the dev pairs (scripts/jwt.sh keys) and a throwaway code key; none of them
+  # goes into the image.
   (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE= JAVA_TOOL_OPTIONS= \
     PERFLAB_IDENTITY_DIR="$PERFLAB_IDENTITY_DIR" PERFLAB_GATEWAY_JWT_PUBLIC_KEY="file:$PERFLAB_JWT_DIR/public.pem" \
-    PERFLAB_GATEWAY_ROUTES_DIR="$PERFLAB_ROOT/config/gateway/routes" \
+    PERFLAB_GATEWAY_ROUTES_DIR="$PERFLAB_ROOT/config/gateway/routes" PERFLAB_SHORTENER_CODEKEY="$(openssl rand -base64 32)" \
     "$jre/bin/java" -XX:AOTCacheOutput="$out/app.aot" -Dspring.context.exit=onRefresh -cp "$cp" "$main") \
     >"$WORK/train-$name.log" 2>&1 && [ -s "$out/app.aot" ] \
     || { tail -20 "$WORK/train-$name.log" >&2; log "AOT training of $name failed"; return 1; }

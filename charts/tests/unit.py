@@ -1207,6 +1207,23 @@ def gateway_verifies_bearer_tokens_with_a_jwks_uri_or_a_pem_never_both():
     assert env(render("gateway.jwt.audience=api://perflab"), "gateway")["PERFLAB_GATEWAY_JWT_AUDIENCE"] == "api://perflab"
 
 
+# --- the shortener's code key ---------------------------------------------------------------------------------------
+
+@test
+def the_shortener_gets_a_generated_32_byte_code_key_or_an_existing_secrets():
+    import base64
+    docs = render()
+    sec = one(docs, "Secret", "t-perflab-shortener-code-key")
+    assert len(base64.b64decode(base64.b64decode(sec["data"]["code-key"]))) == 32
+    ref = {x["name"]: x for x in container(docs, "shortener")["env"]}["PERFLAB_SHORTENER_CODEKEY"]["valueFrom"]["secretKeyRef"]
+    assert ref == {"name": "t-perflab-shortener-code-key", "key": "code-key"}, ref
+    mine = render("services.shortener.codeKey.existingSecret=codes", "services.shortener.codeKey.key=k")
+    assert not [d for d in mine if d["kind"] == "Secret" and d["metadata"]["name"].endswith("code-key")]
+    ref = {x["name"]: x for x in container(mine, "shortener")["env"]}["PERFLAB_SHORTENER_CODEKEY"]["valueFrom"]["secretKeyRef"]
+    assert ref == {"name": "codes", "key": "k"}, ref
+    assert "PERFLAB_SHORTENER_CODEKEY" not in {x["name"] for x in container(docs, "mail")["env"]}
+
+
 # --- tracing ---------------------------------------------------------------------------------------------------------
 
 @test
