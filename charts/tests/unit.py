@@ -469,8 +469,9 @@ def external_stores_render_no_statefulset_and_read_credentials_from_existing_sec
     assert s["SPRING_MONGODB_URI"] == {"secretKeyRef": {"name": "perflab-mongodb-uri", "key": "uri"}}
     assert s["SPRING_DATA_REDIS_HOST"] == "redis.data.svc.cluster.local"
     assert s["SPRING_DATA_REDIS_PASSWORD"]["secretKeyRef"]["name"] == "perflab-redis-auth"
-    assert [d["metadata"]["name"] for d in docs if d["kind"] == "Secret"] == ["t-perflab-identity"], \
-        "no chart Secret when every credential is external (the identity keys are no store's)"
+    assert sorted(d["metadata"]["name"] for d in docs if d["kind"] == "Secret") == \
+        ["t-perflab-identity", "t-perflab-shortener-code-key"], \
+        "no chart Secret when every credential is external (the identity and code keys are no store's)"
     assert "external.host is required" in refuses("stores.redis.deploy=false")
     err = refuses("stores.mysql.deploy=false", "stores.mysql.external.host=db.example.net")
     assert "stores.mysql.auth.existingSecret (key `password`) is required" in err, err
