@@ -15,9 +15,10 @@
 #
 #   scripts/bench-notifier.sh          TARGET=gateway: the local stack's notifier through the gateway (restarted with
 #                                      each setting, back to the defaults at the end), the seed's 50/s, 100/s, 1m each
-#   CHECK=1 scripts/bench-notifier.sh  bounded (about 2 min): TARGET=direct (two instances of its own on 18185/18195,
+#   CHECK=1 scripts/bench-notifier.sh  bounded (90-110 s): TARGET=direct (two instances of its own on 18185/18195,
 #                                      database perflab_notifier_bench, a sink of its own on 18186), 20/s and 50/s for
-#                                      8 s each, the sweeper's times shortened; exit 1 unless the fix loses nothing,
+#                                      6 s each, the sweeper's times shortened, kill -9's leftovers sent by the other
+#                                      instance; exit 1 unless the fix loses nothing,
 #                                      sends nothing twice (kill -9 excepted: the same message id, at-least-once), has
 #                                      no pool timeout and answers every signing 201 (faults excepted), the burst is
 #                                      refused by the executor, and the baseline shows the seed's collapse
@@ -28,9 +29,9 @@ cd "$PERFLAB_ROOT"
 
 CHECK=${CHECK:-0}
 if [ "$CHECK" = 1 ]; then
-  TARGET=${TARGET:-direct}; RATE=${RATE:-20}; PEAK=${PEAK:-50}; STAGE=${STAGE:-7s}
+  TARGET=${TARGET:-direct}; RATE=${RATE:-20}; PEAK=${PEAK:-50}; STAGE=${STAGE:-6s}
   BURST_RATE=${BURST_RATE:-80}; BURST_SECONDS=${BURST_SECONDS:-2}; DOWN_SECONDS=${DOWN_SECONDS:-6}
-  KILL_SECONDS=${KILL_SECONDS:-8}; KILL_AT=${KILL_AT:-3}
+  KILL_SECONDS=${KILL_SECONDS:-6}; KILL_AT=${KILL_AT:-2}
   # a JVM start on a loaded 2-core box takes 25-50 s: the killed instance's leftovers are sent by the other
   # instance (the baseline's, on the same database; its sweeper is the same code in both settings), as a replica's
   # would be, instead of waiting for a restart
@@ -66,7 +67,9 @@ say() { log "t=$((SECONDS - started))s $*"; }
 mysql_root() { mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot -N -B "$@"; }
 
 # what this script starts, by pid file (a restart after kill -9 happens in a subshell)
-cleanup() { local f; for f in "$OUT"/run-*.pid; do [ -e "$f" ] && kill "$(cat "$f")" 2>/dev/null; rm -f "$f"; done; true; }
+cleanup() { # one that is already gone (the kill phase's) must not stop the others' cleanup
+  local f; for f in "$OUT"/run-*.pid; do [ -e "$f" ] || continue; kill "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; done
+}
 trap cleanup EXIT
 
 relay() { # the slow SMTP relay in front of GreenMail for the sign-up phases
@@ -241,7 +244,7 @@ phase() { # name: load, faults beside it, drain, count
       sink_settings "failure-rate=1"
       ( sleep "$DOWN_SECONDS"; sink_settings "failure-rate=0"; say "provider back" ) &
       local fault=$!
-      k6_run sink-down "$RATE" "$RATE" "$(( (DOWN_SECONDS + 4) / 2 ))s"
+      k6_run sink-down "$RATE" "$RATE" "$(( (DOWN_SECONDS + 2) / 2 ))s"
       wait $fault ;;
     kill)
       say "kill: $RATE/s for $KILL_SECONDS s; kill -9 of notifier at $KILL_AT s$([ "$REVIVE" = 1 ] && echo ", started again at once")"

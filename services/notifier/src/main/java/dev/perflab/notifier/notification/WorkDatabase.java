@@ -1,5 +1,6 @@
 package dev.perflab.notifier.notification;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,19 +27,23 @@ final class WorkDatabase implements AutoCloseable {
 	private final TransactionTemplate tx;
 
 	WorkDatabase(HikariDataSource requests, NotifierProperties.WorkPool settings, MeterRegistry meters) {
-		pool = new HikariDataSource();
-		pool.setPoolName("notifier-work");
-		pool.setJdbcUrl(requests.getJdbcUrl());
-		pool.setUsername(requests.getUsername());
-		pool.setPassword(requests.getPassword());
+		HikariConfig config = new HikariConfig();
+		config.setPoolName("notifier-work");
+		config.setJdbcUrl(requests.getJdbcUrl());
+		config.setUsername(requests.getUsername());
+		config.setPassword(requests.getPassword());
 		if (requests.getDriverClassName() != null) {
-			pool.setDriverClassName(requests.getDriverClassName());
+			config.setDriverClassName(requests.getDriverClassName());
 		}
-		pool.setDataSourceProperties(requests.getDataSourceProperties());
-		pool.setMaximumPoolSize(settings.maximumPoolSize());
-		pool.setMinimumIdle(settings.maximumPoolSize());
-		pool.setConnectionTimeout(settings.connectionTimeout().toMillis());
-		pool.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(meters));
+		config.setDataSourceProperties(requests.getDataSourceProperties());
+		config.setMaximumPoolSize(settings.maximumPoolSize());
+		config.setMinimumIdle(settings.maximumPoolSize());
+		config.setConnectionTimeout(settings.connectionTimeout().toMillis());
+		config.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(meters));
+		// started now, so its metrics exist from the start; a database that is down is not a reason to refuse to start
+		// (the requests' pool does not either): the pool keeps trying
+		config.setInitializationFailTimeout(-1);
+		pool = new HikariDataSource(config);
 		jdbc = JdbcClient.create(pool);
 		tx = new TransactionTemplate(new JdbcTransactionManager(pool));
 	}
