@@ -99,6 +99,15 @@ def query_at(prometheus, expr, at):
     return float(result[0]["value"][1]) if result else None
 
 
+def switch_in_effect(meta, arm):
+    """The value the service reported for the switch during the arm (perflab_lab_switch_info), None if it exports none."""
+    q = f'count by (value) (last_over_time(perflab_lab_switch_info{{job="{meta["job"]}",switch="{meta["switch"]}"}}[{int(arm["end"] - arm["start"] + 6)}s]))'
+    url = f"{meta['prometheus']}/api/v1/query?" + urllib.parse.urlencode({"query": q, "time": f"{arm['end'] + 6:.3f}"})
+    with urllib.request.urlopen(url, timeout=20) as r:
+        values = [x["metric"].get("value") for x in json.load(r)["data"]["result"]]
+    return values
+
+
 def service_rows(meta, a, b):
     lines, ratios = [], {}
     for label, expr, unit in SERVICE_ROWS:
@@ -159,13 +168,20 @@ def ab(folder):
         sys.exit(f"{folder}: an arm left no summary (see A.k6.txt / B.k6.txt)")
     a, b = arms["A"], arms["B"]
     label_a, label_b = f"A: {a['value']}", f"B: {b['value']}"
+    # the service's own word for which design answered each arm: a run whose switch did not flip compares nothing
+    for arm in (a, b):
+        seen = switch_in_effect(meta, arm)
+        arm["in_effect"] = seen
+        if seen and seen != [arm["value"]]:
+            sys.exit(f"arm {arm['arm']}: {meta['service']} reported {meta['switch']}={seen}, not {arm['value']}")
     md, ratios = table(summaries["A"], summaries["B"], label_a, label_b)
     extra, service_ratios = service_rows(meta, a, b)
     md += "\n".join(extra) + ("\n" if extra else "")
     ratios.update({f"{k} (service)": v for k, v in service_ratios.items()})
     head = (f"# A/B: {meta['service']} `{meta['switch']}` ({meta['env']})\n\n"
             f"`{meta['script']} {' '.join(meta['args'])}` at git {meta['git']}"
-            f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}; k6 exit codes A {a['k6_exit']}, B {b['k6_exit']}.\n\n")
+            f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}; k6 exit codes A {a['k6_exit']}, B {b['k6_exit']}"
+            f"{'; in effect (perflab_lab_switch_info): A ' + ','.join(a['in_effect']) + ', B ' + ','.join(b['in_effect']) if a['in_effect'] and b['in_effect'] else ''}.\n\n")
     (folder / "report.md").write_text(head + md)
     (folder / "ratios.json").write_text(json.dumps(ratios, indent=2))
     plots = []

@@ -26,6 +26,12 @@ public class PlatformAutoConfiguration {
 		return new ProblemHandler(mapper == null ? null : mapper.deserializationConfig().getPropertyNamingStrategy());
 	}
 
+	/** perflab_lab_switch_info of the service's properties record, when it has lab switches */
+	@Bean
+	io.micrometer.core.instrument.binder.MeterBinder perflabLabSwitchMetrics(ObjectProvider<LabSwitches> switches) {
+		return registry -> switches.orderedStream().forEach(source -> LabSwitches.metrics(source).bindTo(registry));
+	}
+
 	@Bean
 	FilterRegistrationBean<RequestIdFilter> perflabRequestIdFilter() {
 		FilterRegistrationBean<RequestIdFilter> registration = new FilterRegistrationBean<>(new RequestIdFilter());

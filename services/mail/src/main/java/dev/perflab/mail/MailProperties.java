@@ -2,10 +2,12 @@ package dev.perflab.mail;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import dev.perflab.platform.LabSwitches;
 import dev.perflab.platform.work.ClaimLoop;
 
 /**
@@ -21,7 +23,13 @@ import dev.perflab.platform.work.ClaimLoop;
 public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @DefaultValue("streaming") EmlRead emlRead,
 		@DefaultValue(".run/mail-storage") Path storage, @DefaultValue("100") int maxPageSize,
 		@DefaultValue("1000000") int maxBodyChars, @DefaultValue("outbox") SendHandoff sendHandoff,
-		@DefaultValue Relay relay) {
+		@DefaultValue Relay relay) implements LabSwitches {
+
+	@Override
+	public Map<String, ?> labSwitches() {
+		return Map.of("list-count", listCount, "eml-read", emlRead, "send-handoff", sendHandoff);
+	}
+
 
 	public enum ListCount {
 

@@ -1,10 +1,13 @@
 package dev.perflab.route;
 
 import java.time.Duration;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
+
+import dev.perflab.platform.LabSwitches;
 
 /**
  * @param pointsFetch lab switch: {@code jdbc-stream} (fixed: a forward-only streaming ResultSet written straight to
@@ -22,7 +25,13 @@ import org.springframework.util.unit.DataSize;
 public record RouteProperties(@DefaultValue("jdbc-stream") PointsFetch pointsFetch,
 		@DefaultValue("50000") int maxPoints, @DefaultValue("-2147483648") int fetchSize,
 		@DefaultValue BodyCache bodyCache, @DefaultValue("1h") Duration maxAge, @DefaultValue("5s") Duration refTtl,
-		@DefaultValue Seed seed) {
+		@DefaultValue Seed seed) implements LabSwitches {
+
+	@Override
+	public Map<String, ?> labSwitches() {
+		return Map.of("points-fetch", pointsFetch);
+	}
+
 
 	public enum PointsFetch {
 

@@ -1,9 +1,12 @@
 package dev.perflab.shortener;
 
 import java.time.Duration;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import dev.perflab.platform.LabSwitches;
 
 /**
  * @param idStrategy the lab switch: {@code snowflake} (fixed) or {@code mongo-sequence} (seed 004's baseline)
@@ -20,7 +23,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @ConfigurationProperties("perflab.shortener")
 public record ShortenerProperties(@DefaultValue("snowflake") IdStrategy idStrategy,
 		@DefaultValue("http://127.0.0.1:8080") String publicBaseUrl, String codeKey, @DefaultValue Cache cache,
-		@DefaultValue Edge edge, @DefaultValue Hits hits, @DefaultValue Worker worker) {
+		@DefaultValue Edge edge, @DefaultValue Hits hits, @DefaultValue Worker worker) implements LabSwitches {
+
+	@Override
+	public Map<String, ?> labSwitches() {
+		return Map.of("id-strategy", idStrategy);
+	}
+
 
 	public enum IdStrategy {
 
