@@ -22,8 +22,9 @@ import dev.perflab.platform.work.ClaimLoop;
  */
 @ConfigurationProperties("perflab.notifier")
 public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch dispatch,
-		@DefaultValue Executor executor, @DefaultValue WorkPool workPool, @DefaultValue Sweeper sweeper, @DefaultValue Sms sms, @DefaultValue Mail mail,
-		@DefaultValue("10") int bcryptStrength, @DefaultValue("20") int pageSize, @DefaultValue Seed seed) {
+		@DefaultValue Executor executor, @DefaultValue WorkPool workPool, @DefaultValue Sweeper sweeper,
+		@DefaultValue Sms sms, @DefaultValue Mail mail, @DefaultValue("10") int bcryptStrength,
+		@DefaultValue("20") int pageSize, @DefaultValue Seed seed) {
 
 	public enum Dispatch {
 
