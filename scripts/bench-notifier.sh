@@ -80,6 +80,7 @@ relay() { # the slow SMTP relay in front of GreenMail for the sign-up phases
 
 if [ "$TARGET" = direct ]; then
   DB=perflab_notifier_bench; SINK_PORT=${SINK_PORT:-18186}; FIXED_PORT=18185; BASE_PORT=18195
+  scripts/stack.sh stores >/dev/null   # MariaDB, GreenMail and k6 (kept running when already up)
   mysql_root -e "CREATE DATABASE IF NOT EXISTS $DB"
   if (exec 3<>"/dev/tcp/127.0.0.1/$SINK_PORT") 2>/dev/null; then
     echo "port $SINK_PORT is taken: stop what listens there or set SINK_PORT" >&2; exit 2
