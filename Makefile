@@ -54,3 +54,6 @@ bench-send: ## seed 000's send: 150 senders, nested-requires-new vs outbox, kill
 
 bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cache) vs interface-projection vs nginx, one run
 	@scripts/bench-route.sh
+
+bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted
+	@scripts/bench-notifier.sh

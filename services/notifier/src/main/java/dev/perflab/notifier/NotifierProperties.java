@@ -1,10 +1,12 @@
 package dev.perflab.notifier;
 
 import java.time.Duration;
+import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
+import dev.perflab.platform.LabSwitches;
 import dev.perflab.platform.work.ClaimLoop;
 
 /**
@@ -24,7 +26,12 @@ import dev.perflab.platform.work.ClaimLoop;
 public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch dispatch,
 		@DefaultValue Executor executor, @DefaultValue WorkPool workPool, @DefaultValue Sweeper sweeper,
 		@DefaultValue Sms sms, @DefaultValue Mail mail, @DefaultValue("10") int bcryptStrength,
-		@DefaultValue("20") int pageSize, @DefaultValue Seed seed) {
+		@DefaultValue("20") int pageSize, @DefaultValue Seed seed) implements LabSwitches {
+
+	@Override
+	public Map<String, ?> labSwitches() {
+		return Map.of("dispatch", dispatch);
+	}
 
 	public enum Dispatch {
 
