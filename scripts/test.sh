@@ -17,6 +17,18 @@ if [ -d e2e ]; then
   MAILS=${MAILS:-20000} LINKS=${LINKS:-20} scripts/seed.sh
   log "end-to-end tests through the gateway with real JWTs"
   ./mvnw -B -ntp -Pe2e -pl e2e test
+  log "the README's and docs' API examples, run against the stack as a reader pastes them"
+  scripts/check-doc-commands.py
+  refused="$PERFLAB_RUN/refused-example.md"
+  cat >"$refused" <<'MD'
+```
+TOKEN=$(scripts/jwt.sh token alice 1)
+curl -s -XPOST localhost:8080/v2/mails/send -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"sender_no":1}'
+```
+MD
+  if scripts/check-doc-commands.py "$refused" >/dev/null; then
+    log "the example check passed a send the API refuses (400): it cannot fail"; exit 1
+  fi
   log "k6 smoke through the gateway (thresholds are the SLOs), its metrics remote-written to the local Prometheus"
   smoke_id="smoke-$(date +%Y%m%d-%H%M%S)"
   TESTID=$smoke_id scripts/load.sh smoke

@@ -30,6 +30,8 @@ class SendThroughGatewayTest {
 	static final String SEND_ACTUATOR = "http://127.0.0.1:"
 			+ (Integer.parseInt(System.getenv().getOrDefault("PERFLAB_SEND_PORT", "8082")) + 1000);
 
+	static final String SEND_API = "http://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_SEND_PORT", "8082");
+
 	static final String SMTP_API = "http://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_SMTP_API_PORT", "18025");
 
 	@Test
@@ -70,7 +72,13 @@ class SendThroughGatewayTest {
 	@Test
 	void theHandOffApiIsNotRoutedEvenForAnAuthenticatedCaller() {
 		String job = "{\"office\":1,\"owner\":\"alice\",\"from\":\"alice@perflab.test\",\"to\":[\"a@example.com\"],\"eml\":\"aGk=\"}";
+		// the count this test reads moves when send refuses a call: one made straight at send, with no identity
+		double beforeDirect = refusedHandOffs();
+		HttpResponse<String> direct = send(HttpRequest.newBuilder(URI.create(SEND_API + "/internal/jobs/" + System.nanoTime()))
+			.header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(job)));
+		assertThat(direct.statusCode()).as(direct.body()).isEqualTo(401);
 		double refusedBefore = refusedHandOffs();
+		assertThat(refusedBefore).as("send's own count of refused hand-off calls").isEqualTo(beforeDirect + 1);
 		for (String method : List.of("PUT", "GET")) {
 			HttpResponse<String> response = send(authed("/internal/jobs/" + System.nanoTime(), ALICE)
 				.header("Content-Type", "application/json")
@@ -86,7 +94,7 @@ class SendThroughGatewayTest {
 		HttpResponse<String> metrics = send(HttpRequest.newBuilder(URI.create(SEND_ACTUATOR + "/actuator/prometheus")).GET());
 		assertThat(metrics.statusCode()).isEqualTo(200);
 		return metrics.body().lines()
-			.filter(l -> l.startsWith("http_server_requests_seconds_count{") && l.contains("uri=\"/internal/jobs/{mailNo}\"")
+			.filter(l -> l.startsWith("http_server_requests_seconds_count{") && l.contains("uri=\"/internal/jobs/{jobId}\"")
 					&& (l.contains("status=\"401\"") || l.contains("status=\"403\"")))
 			.mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
 			.sum();

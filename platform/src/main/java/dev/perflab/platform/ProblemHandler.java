@@ -2,7 +2,6 @@ package dev.perflab.platform;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -118,10 +117,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 	}
 
 	private static Map<String, String> error(String field, String message) {
-		Map<String, String> error = new LinkedHashMap<>();
-		error.put("field", field);
-		error.put("message", message);
-		return error;
+		return Problems.fieldError(field, message);
 	}
 
 	/** {@code to[0]}, {@code recipients[2].email}: Jackson's path already holds the names as they are on the wire */

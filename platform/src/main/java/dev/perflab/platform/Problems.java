@@ -1,6 +1,8 @@
 package dev.perflab.platform;
 
 import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
@@ -17,5 +19,13 @@ public final class Problems {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
 		problem.setType(URI.create(BASE + slug));
 		return problem;
+	}
+
+	/** One entry of a 400's {@code errors: [{field, message}]}: the field as it is named on the wire. */
+	public static Map<String, String> fieldError(String field, String message) {
+		Map<String, String> error = new LinkedHashMap<>();
+		error.put("field", field);
+		error.put("message", message);
+		return error;
 	}
 }

@@ -69,6 +69,6 @@ public final class Fields {
 	}
 
 	private static ProblemException invalid(String field, String problem) {
-		return ProblemException.badRequest("invalid-field", field + " " + problem);
+		return ProblemException.invalidField(field, problem);
 	}
 }

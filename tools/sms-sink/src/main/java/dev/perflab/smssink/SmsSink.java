@@ -9,6 +9,9 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +23,8 @@ import java.util.function.Consumer;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An SMS provider of the project's own, on 127.0.0.1: {@code POST /sms} with an {@code Idempotency-Key} header (the
@@ -34,6 +39,8 @@ import com.sun.net.httpserver.HttpServer;
 public final class SmsSink implements AutoCloseable {
 
 	public static final String MESSAGE_ID = "Idempotency-Key";
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final Map<String, AtomicInteger> counts = new ConcurrentHashMap<>();
 
@@ -161,32 +168,32 @@ public final class SmsSink implements AutoCloseable {
 		try (exchange; InputStream body = exchange.getRequestBody()) {
 			body.readAllBytes();
 			if (!"POST".equals(exchange.getRequestMethod())) {
-				answer(exchange, 405, "{\"error\":\"POST only\"}");
+				answer(exchange, 405, Map.of("error", "POST only"));
 				return;
 			}
 			String id = exchange.getRequestHeaders().getFirst(MESSAGE_ID);
 			if (id == null || id.isBlank() || id.length() > 200) {
-				answer(exchange, 400, "{\"error\":\"an " + MESSAGE_ID + " header is required\"}");
+				answer(exchange, 400, Map.of("error", "an " + MESSAGE_ID + " header is required"));
 				return;
 			}
 			listener.accept(id);
 			// a provider that is down refuses at once: a 30 s outage costs the sender retries, not 0.5 s per refusal
 			if (failureRate > 0 && ThreadLocalRandom.current().nextDouble() < failureRate) {
 				refused.incrementAndGet();
-				answer(exchange, 503, "{\"error\":\"provider unavailable\"}");
+				answer(exchange, 503, Map.of("error", "provider unavailable"));
 				return;
 			}
 			sleep(latency);
 			int n = counts.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
 			deliveries.incrementAndGet();
-			answer(exchange, 200, "{\"message_id\":" + quote(id) + ",\"count\":" + n + "}");
+			answer(exchange, 200, delivery(id, n));
 		}
 	}
 
 	private void count(HttpExchange exchange) throws IOException {
 		try (exchange) {
-			answer(exchange, 200, "{\"deliveries\":" + deliveries.get() + ",\"messages\":" + counts.size()
-					+ ",\"duplicates\":" + duplicates() + ",\"refused\":" + refused.get() + "}");
+			answer(exchange, 200, Map.of("deliveries", deliveries.get(), "messages", counts.size(), "duplicates",
+					duplicates(), "refused", refused.get()));
 		}
 	}
 
@@ -195,13 +202,12 @@ public final class SmsSink implements AutoCloseable {
 			String path = exchange.getRequestURI().getPath();
 			if (path.startsWith("/deliveries/")) {
 				String id = URLDecoder.decode(path.substring("/deliveries/".length()), StandardCharsets.UTF_8);
-				answer(exchange, 200, "{\"message_id\":" + quote(id) + ",\"count\":" + count(id) + "}");
+				answer(exchange, 200, delivery(id, count(id)));
 				return;
 			}
-			StringBuilder json = new StringBuilder("[");
-			new TreeMap<>(counts).forEach((id, count) -> json.append(json.length() > 1 ? "," : "")
-				.append("{\"message_id\":").append(quote(id)).append(",\"count\":").append(count.get()).append('}'));
-			answer(exchange, 200, json.append(']').toString());
+			List<Map<String, Object>> all = new ArrayList<>();
+			new TreeMap<>(counts).forEach((id, count) -> all.add(delivery(id, count.get())));
+			answer(exchange, 200, all);
 		}
 	}
 
@@ -217,10 +223,10 @@ public final class SmsSink implements AutoCloseable {
 					failureRate = Double.parseDouble(kv[1]);
 				}
 			}
-			answer(exchange, 200, "{\"latency_ms\":" + latency.toMillis() + ",\"failure_rate\":" + failureRate + "}");
+			answer(exchange, 200, Map.of("latency_ms", latency.toMillis(), "failure_rate", failureRate));
 		}
 		catch (NumberFormatException e) {
-			answer(exchange, 400, "{\"error\":\"latency-ms is an integer, failure-rate a number from 0 to 1\"}");
+			answer(exchange, 400, Map.of("error", "latency-ms is an integer, failure-rate a number from 0 to 1"));
 		}
 	}
 
@@ -229,33 +235,24 @@ public final class SmsSink implements AutoCloseable {
 			counts.clear();
 			deliveries.set(0);
 			refused.set(0);
-			answer(exchange, 200, "{}");
+			answer(exchange, 200, Map.of());
 		}
 	}
 
-	private static void answer(HttpExchange exchange, int status, String json) throws IOException {
-		byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+	private static Map<String, Object> delivery(String id, int count) {
+		Map<String, Object> delivery = new LinkedHashMap<>();
+		delivery.put("message_id", id);
+		delivery.put("count", count);
+		return delivery;
+	}
+
+	private static void answer(HttpExchange exchange, int status, Object body) throws IOException {
+		byte[] bytes = JSON.writeValueAsBytes(body);
 		exchange.getResponseHeaders().set("Content-Type", "application/json");
 		exchange.sendResponseHeaders(status, bytes.length);
 		try (OutputStream out = exchange.getResponseBody()) {
 			out.write(bytes);
 		}
-	}
-
-	private static String quote(String value) {
-		StringBuilder out = new StringBuilder("\"");
-		for (char c : value.toCharArray()) {
-			if (c == '"' || c == '\\') {
-				out.append('\\').append(c);
-			}
-			else if (c < 0x20) {
-				out.append(String.format("\\u%04x", (int) c));
-			}
-			else {
-				out.append(c);
-			}
-		}
-		return out.append('"').toString();
 	}
 
 	private static void sleep(Duration duration) {
