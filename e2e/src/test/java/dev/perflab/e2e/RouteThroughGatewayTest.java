@@ -45,11 +45,11 @@ class RouteThroughGatewayTest {
 		assertThat(array.headers().firstValue("Content-Encoding")).hasValue("gzip");
 		assertThat(array.headers().firstValue("Cache-Control").orElse("")).contains("immutable");
 		List<?> read = Gateway.JSON.readValue(gunzip(array.body()), List.class);
-		assertSamePath(read.stream().map(p -> (Map<?, ?>) p).toList(), points);
+		assertSamePath(read.stream().<Map<?, ?>>map(p -> (Map<?, ?>) p).toList(), points);
 
 		HttpResponse<byte[]> ndjson = points(id, "application/x-ndjson", null);
 		assertThat(ndjson.headers().firstValue("Content-Type").orElse("")).startsWith("application/x-ndjson");
-		assertSamePath(gunzip(ndjson.body()).lines().map(l -> (Map<?, ?>) Gateway.JSON.readValue(l, Map.class)).toList(),
+		assertSamePath(gunzip(ndjson.body()).lines().<Map<?, ?>>map(l -> (Map<?, ?>) Gateway.JSON.readValue(l, Map.class)).toList(),
 				points);
 
 		String etag = array.headers().firstValue("ETag").orElseThrow();

@@ -30,6 +30,13 @@ public record ShortenerProperties(@DefaultValue("snowflake") IdStrategy idStrate
 		return Map.of("id-strategy", idStrategy);
 	}
 
+	/** Every setting but the code key, which a log line or an actuator dump must never show. */
+	@Override
+	public String toString() {
+		return "ShortenerProperties[idStrategy=" + idStrategy + ", publicBaseUrl=" + publicBaseUrl + ", codeKey="
+				+ (codeKey == null ? "(none)" : "(set)") + ", cache=" + cache + ", edge=" + edge + ", hits=" + hits
+				+ ", worker=" + worker + "]";
+	}
 
 	public enum IdStrategy {
 

@@ -44,6 +44,11 @@ class Members {
 	}
 
 	Member signUp(String office, String email, String name, String password) {
+		// a known email is refused before BCrypt spends its ~70 ms of a core; the unique key still decides a race
+		if (jdbc.sql("SELECT COUNT(*) FROM member WHERE office = ? AND email = ?").params(office, email)
+			.query(Long.class).single() > 0) {
+			throw duplicate();
+		}
 		String hash = passwords.encode(password);
 		Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
 		try {
@@ -60,7 +65,11 @@ class Members {
 			});
 		}
 		catch (DuplicateKeyException e) {
-			throw new ProblemException(HttpStatus.CONFLICT, "duplicate-email", "A member with this email exists");
+			throw duplicate();
 		}
+	}
+
+	private static ProblemException duplicate() {
+		return new ProblemException(HttpStatus.CONFLICT, "duplicate-email", "A member with this email exists");
 	}
 }
