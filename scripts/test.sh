@@ -50,6 +50,8 @@ MD
   wait
   scripts/stack.sh start shortener
   [ "$red" = 99 ] || { log "the smoke against a stopped shortener exited $red, not 99 (see $PERFLAB_RUN/logs/smoke-red.log)"; exit 1; }
+  log "a day in the office: every service at once through the gateway, five callers, thresholds as SLOs"
+  CALLERS=5 TESTID="day-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/office/day.js -e DURATION=10s
   log "A/B report from a short run: route points-fetch jdbc-stream vs interface-projection (body cache off in both)"
   ab=$(AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 scripts/ab.sh route points-fetch jdbc-stream interface-projection \
     k6-tests/route/readers.js -e ROUTE=1 -e MODE=sustained -e VUS=10 -e DURATION=10s | tail -n 1)

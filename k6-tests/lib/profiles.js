@@ -38,21 +38,25 @@ function seconds(d) {
   return Number(m[1]) * { ms: 0.001, s: 1, m: 60, h: 3600 }[m[2] || 's'];
 }
 
-// Adds scenario:main to every threshold's metric (keeping its own tag filters).
-export function mainOnly(thresholds) {
+// Adds a tag filter (scenario:main by default) to every threshold's metric, keeping its own tag filters.
+export function mainOnly(thresholds, tag = 'scenario:main') {
   const out = {};
   for (const [metric, rules] of Object.entries(thresholds)) {
     const m = /^([^{]+)(?:\{(.*)\})?$/.exec(metric);
-    out[`${m[1]}{${m[2] ? `${m[2]},` : ''}scenario:main}`] = rules;
+    out[`${m[1]}{${m[2] ? `${m[2]},` : ''}${tag}}`] = rules;
   }
   return out;
 }
 
+function profile() {
+  const name = __ENV.PROFILE || 'smoke';
+  if (!SHAPES[name]) throw new Error(`PROFILE=${name}: one of ${Object.keys(SHAPES).join(', ')}`);
+  return SHAPES[name];
+}
+
 // options for a script: { rate, vus, maxVUs, thresholds } are the script's defaults (rate in iterations/s).
 export function profileOptions({ rate, vus = 20, maxVUs = 100, thresholds = {}, exec }) {
-  const name = __ENV.PROFILE || 'smoke';
-  const shape = SHAPES[name];
-  if (!shape) throw new Error(`PROFILE=${name}: one of ${Object.keys(SHAPES).join(', ')}`);
+  const shape = profile();
   const r = Number(__ENV.RATE || rate);
   const warmup = `${seconds(__ENV.WARMUP || '5s')}s`;
   const vu = { preAllocatedVUs: vus, maxVUs: Math.max(vus, maxVUs) };
@@ -65,4 +69,26 @@ export function profileOptions({ rate, vus = 20, maxVUs = 100, thresholds = {}, 
   scenarios.main = Object.assign(shape(r, __ENV.DURATION), vu, { startTime: warm ? warmup : '0s', tags: { phase: 'main' } },
     exec ? { exec } : {});
   return { scenarios, thresholds: mainOnly(thresholds), summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'] };
+}
+
+// options for several scenarios side by side, each at its own rate (a mixed day of many users):
+// { mix: { <scenario>: { rate, exec } }, vus, maxVUs, thresholds }. RATE is a factor on every rate (1 by default);
+// each scenario gets its warm-up (<scenario>_warmup) and the PROFILE's shape, and thresholds apply to the main
+// phases only (`{phase:main}`).
+export function mixOptions({ mix, vus = 5, maxVUs = 50, thresholds = {} }) {
+  const shape = profile();
+  const factor = Number(__ENV.RATE || 1);
+  const warmup = seconds(__ENV.WARMUP || '5s');
+  const scenarios = {};
+  for (const [name, { rate, exec }] of Object.entries(mix)) {
+    const r = Math.max(1, Math.round(rate * factor));
+    const vu = { preAllocatedVUs: vus, maxVUs: Math.max(vus, maxVUs), exec };
+    if (warmup > 0) {
+      scenarios[`${name}_warmup`] = Object.assign({ executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(r / 2)),
+        timeUnit: '1s', duration: `${warmup}s`, tags: { phase: 'warmup' } }, vu);
+    }
+    scenarios[name] = Object.assign(shape(r, __ENV.DURATION), vu, { startTime: `${warmup}s`, tags: { phase: 'main' } });
+  }
+  return { scenarios, thresholds: mainOnly(thresholds, 'phase:main'),
+    summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'] };
 }
