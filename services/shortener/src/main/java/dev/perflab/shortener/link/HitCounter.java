@@ -44,7 +44,19 @@ class HitCounter {
 	}
 
 	void hit(String code) {
-		pending.computeIfAbsent(code, c -> new LongAdder()).increment();
+		add(code, 1);
+	}
+
+	/**
+	 * Under the map's lock for that code, as {@link #flush()}'s remove is: a hit lands in the adder a flush takes
+	 * whole or in a new one, never in an adder already summed and dropped.
+	 */
+	private void add(String code, long n) {
+		pending.compute(code, (c, adder) -> {
+			LongAdder counts = adder == null ? new LongAdder() : adder;
+			counts.add(n);
+			return counts;
+		});
 	}
 
 	long pending(String code) {
@@ -71,7 +83,7 @@ class HitCounter {
 		}
 		catch (RuntimeException e) {
 			log.warn("hit flush failed, keeping {} counts for the next one: {}", batch.size(), e.toString());
-			batch.forEach((code, n) -> pending.computeIfAbsent(code, c -> new LongAdder()).add(n));
+			batch.forEach(this::add);
 		}
 	}
 
