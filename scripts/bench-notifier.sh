@@ -85,14 +85,14 @@ if [ "$TARGET" = direct ]; then
   if (exec 3<>"/dev/tcp/127.0.0.1/$SINK_PORT") 2>/dev/null; then
     echo "port $SINK_PORT is taken: stop what listens there or set SINK_PORT" >&2; exit 2
   fi
-  [ -f tools/sms-sink/target/sms-sink.jar ] && [ -f services/notifier/target/notifier.jar ] ||
+  [ -f tools/sms-sink/target/sms-sink-exec.jar ] && [ -f services/notifier/target/notifier.jar ] ||
     ./mvnw -q -B -pl services/notifier,tools/sms-sink -am package -DskipTests
   # run copies: a rebuild must not pull a jar from under a running instance; kept with their times while unchanged,
   # so the class-data archive of the previous run stays valid (a JVM start under load is most of CHECK's time)
-  for jar in tools/sms-sink/target/sms-sink.jar services/notifier/target/notifier.jar; do
+  for jar in tools/sms-sink/target/sms-sink-exec.jar tools/sms-sink/target/sms-sink.jar services/notifier/target/notifier.jar; do
     cmp -s "$jar" "$OUT/$(basename "$jar")" || cp -p "$jar" "$OUT/"
   done
-  java -Xmx256m -jar "$OUT/sms-sink.jar" "$SINK_PORT" --latency-ms="$LATENCY_MS" >"$OUT/sink.log" 2>&1 &
+  java -Xmx256m -jar "$OUT/sms-sink-exec.jar" "$SINK_PORT" --latency-ms="$LATENCY_MS" >"$OUT/sink.log" 2>&1 &
   echo $! >"$OUT/run-sink.pid"
   relay "$OUT/sms-sink.jar"
   start_instance() { # port dispatch extra-env...

@@ -99,9 +99,10 @@ start_smtp() {
 # The SMS provider of the project's own (tools/sms-sink): a real HTTP endpoint as slow as seed 001's provider,
 # counting every delivery per message id (GET /count, /deliveries), so a lost or doubled SMS shows.
 start_sms() {
-  build_jars tools/sms-sink
+  local jar="$PERFLAB_ROOT/tools/sms-sink/target/sms-sink-exec.jar"  # the runnable one, Jackson inside
+  [ -f "$jar" ] || (cd "$PERFLAB_ROOT" && log "building tools/sms-sink" && ./mvnw -q -B -DskipTests -pl tools/sms-sink -am package)
   mkdir -p "$PERFLAB_RUN/jars"
-  cp "$(jar_of tools/sms-sink)" "$PERFLAB_RUN/jars/sms-sink.jar"
+  cp "$jar" "$PERFLAB_RUN/jars/sms-sink.jar"
   start sms-sink java -Xmx256m -jar "$PERFLAB_RUN/jars/sms-sink.jar" "$PERFLAB_SMS_SINK_PORT" \
     --latency-ms="$PERFLAB_SMS_SINK_LATENCY_MS" --failure-rate=0
   wait_port sms-sink "$PERFLAB_SMS_SINK_PORT" 30

@@ -34,7 +34,7 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code POST /settings?latency-ms=&failure-rate=} changes the behaviour while running; {@code POST /reset} forgets
  * the counts. One virtual thread per request: a slow provider costs no platform thread.
  *
- * <pre>java -jar sms-sink.jar PORT [--latency-ms=500] [--failure-rate=0]</pre>
+ * <pre>java -jar sms-sink-exec.jar PORT [--latency-ms=500] [--failure-rate=0]</pre>
  */
 public final class SmsSink implements AutoCloseable {
 
@@ -214,21 +214,32 @@ public final class SmsSink implements AutoCloseable {
 	private void settings(HttpExchange exchange) throws IOException {
 		try (exchange) {
 			String query = exchange.getRequestURI().getQuery();
-			for (String pair : query == null ? new String[0] : query.split("&")) {
-				String[] kv = pair.split("=", 2);
-				if (kv.length == 2 && kv[0].equals("latency-ms")) {
-					latency = Duration.ofMillis(Long.parseLong(kv[1]));
-				}
-				else if (kv.length == 2 && kv[0].equals("failure-rate")) {
-					failureRate = Double.parseDouble(kv[1]);
+			Duration newLatency = latency;
+			double newFailureRate = failureRate;
+			try {
+				for (String pair : query == null ? new String[0] : query.split("&")) {
+					String[] kv = pair.split("=", 2);
+					if (kv.length == 2 && kv[0].equals("latency-ms")) {
+						newLatency = Duration.ofMillis(Long.parseLong(kv[1]));
+					}
+					else if (kv.length == 2 && kv[0].equals("failure-rate")) {
+						newFailureRate = Double.parseDouble(kv[1]);
+					}
 				}
 			}
+			catch (NumberFormatException e) {
+				newFailureRate = Double.NaN;
+			}
+			if (newLatency.isNegative() || !(newFailureRate >= 0 && newFailureRate <= 1)) {
+				answer(exchange, 400, Map.of("error", "latency-ms is an integer from 0, failure-rate a number from 0 to 1"));
+				return;
+			}
+			latency = newLatency;
+			failureRate = newFailureRate;
 			answer(exchange, 200, Map.of("latency_ms", latency.toMillis(), "failure_rate", failureRate));
 		}
-		catch (NumberFormatException e) {
-			answer(exchange, 400, Map.of("error", "latency-ms is an integer, failure-rate a number from 0 to 1"));
-		}
 	}
+
 
 	private void reset(HttpExchange exchange) throws IOException {
 		try (exchange) {
