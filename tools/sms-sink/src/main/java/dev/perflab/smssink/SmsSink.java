@@ -192,8 +192,12 @@ public final class SmsSink implements AutoCloseable {
 
 	private void count(HttpExchange exchange) throws IOException {
 		try (exchange) {
-			answer(exchange, 200, Map.of("deliveries", deliveries.get(), "messages", counts.size(), "duplicates",
-					duplicates(), "refused", refused.get()));
+			Map<String, Object> count = new LinkedHashMap<>();
+			count.put("deliveries", deliveries.get());
+			count.put("messages", counts.size());
+			count.put("duplicates", duplicates());
+			count.put("refused", refused.get());
+			answer(exchange, 200, count);
 		}
 	}
 
