@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +40,17 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 class ProblemHandler extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+	/**
+	 * Failures that mean "the store is not there" rather than "this request is wrong", by class name (a service has
+	 * only some of the drivers): Spring's data-access translations of a lost or refused connection, JDBC's transient
+	 * and connection failures, and the MongoDB driver's timeouts and socket failures when they arrive untranslated.
+	 */
+	private static final Set<String> STORE_FAILURES = Set.of(
+			"org.springframework.dao.DataAccessResourceFailureException",
+			"org.springframework.dao.TransientDataAccessException", "org.springframework.dao.RecoverableDataAccessException",
+			"java.sql.SQLTransientException", "java.sql.SQLNonTransientConnectionException",
+			"java.sql.SQLRecoverableException", "com.mongodb.MongoTimeoutException", "com.mongodb.MongoSocketException");
 
 	/** how the service's JSON names a record component ({@code senderNo} → {@code sender_no}); null: as in Java */
 	private final PropertyNamingStrategy naming;
@@ -102,8 +114,29 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 				.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "overloaded",
 						"The service is saturated (no database connection available); retry shortly"));
 		}
+		Throwable store = storeFailure(ex);
+		if (store != null) {
+			// a store that is down or unreachable (MariaDB, MongoDB, Redis): the request did not happen; the caller may
+			// retry once the store is back, and readiness already tells the load balancer
+			log.warn("a store is unavailable: {}", store.toString());
+			return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+				.header(HttpHeaders.RETRY_AFTER, "5")
+				.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable",
+						"A store this service needs is unavailable; retry shortly"));
+		}
 		log.error("unexpected failure", ex);
 		return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "The service failed to answer; retry later");
+	}
+
+	static Throwable storeFailure(Throwable ex) {
+		for (Throwable t = ex; t != null; t = t.getCause()) {
+			for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+				if (STORE_FAILURES.contains(c.getName())) {
+					return t;
+				}
+			}
+		}
+		return null;
 	}
 
 	private static ResponseEntity<Object> problem(HttpStatus status, String slug, String detail) {

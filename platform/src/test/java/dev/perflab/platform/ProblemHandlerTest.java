@@ -10,6 +10,7 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.PropertyNamingStrategies;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
@@ -17,13 +18,16 @@ import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.hasSize;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -105,12 +109,36 @@ class ProblemHandlerTest {
 	record Order(@NotNull Long customerNo, @NotNull @Size(min = 1) List<String> items, int quantity, Boolean giftWrap) {
 	}
 
+	@Test
+	void aStoreThatIsDownIsA503WithRetryAfterAndABugStaysA500() throws Exception {
+		mvc.perform(get("/orders/store-down"))
+			.andExpect(status().isServiceUnavailable())
+			.andExpect(header().string("Retry-After", "5"))
+			.andExpect(content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "store-unavailable"));
+		mvc.perform(get("/orders/bug"))
+			.andExpect(status().isInternalServerError())
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "internal"));
+	}
+
 	@RestController
 	static class Orders {
 
 		@PostMapping(path = "/orders", consumes = MediaType.APPLICATION_JSON_VALUE)
 		String take(@Valid @RequestBody Order order) {
 			return "ok";
+		}
+
+		/** as Spring Data translates a refused MongoDB or JDBC connection, the driver's failure as its cause */
+		@GetMapping("/orders/store-down")
+		String storeDown() {
+			throw new DataAccessResourceFailureException("store gone",
+					new java.sql.SQLNonTransientConnectionException("Connection refused"));
+		}
+
+		@GetMapping("/orders/bug")
+		String bug() {
+			throw new IllegalStateException("a bug");
 		}
 	}
 }
