@@ -18,12 +18,13 @@ import dev.perflab.platform.work.ClaimLoop;
  * @param maxBodyChars text or HTML body characters returned by a mail read (longer bodies are cut and flagged)
  * @param sendHandoff lab switch: {@code outbox} (fixed) or {@code nested-requires-new} (seed 000's hand-off)
  * @param relay the outbox relay that hands accepted sends to the send service
+ * @param quota recipients a user and an office may send per hour
  */
 @ConfigurationProperties("perflab.mail")
 public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @DefaultValue("streaming") EmlRead emlRead,
 		@DefaultValue(".run/mail-storage") Path storage, @DefaultValue("100") int maxPageSize,
 		@DefaultValue("1000000") int maxBodyChars, @DefaultValue("outbox") SendHandoff sendHandoff,
-		@DefaultValue Relay relay) implements LabSwitches {
+		@DefaultValue Relay relay, @DefaultValue Quota quota) implements LabSwitches {
 
 	@Override
 	public Map<String, ?> labSwitches() {
@@ -70,6 +71,27 @@ public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @D
 
 		public Duration backoffAfter(int attempts) {
 			return ClaimLoop.backoff(backoff, maxBackoff, attempts);
+		}
+	}
+
+	/**
+	 * Recipients (to, cc and bcc; each address once per mail) a user and an office may hand to the relay per clock
+	 * hour (UTC); 0 turns a limit off. Once one password of an office leaks, its mail system sends spam as fast as the
+	 * relay takes it. Per user: far above what a person addresses by hand, and still room for six mails of the most
+	 * recipients a mail may have (300); it stops one compromised account within the hour. Per office: 25 users at their
+	 * limit; it stops many accounts at once before the relay is blocklisted for every other office too.
+	 *
+	 * @param perUser recipients per user per hour
+	 * @param perOffice recipients per office per hour
+	 * @param retention how long an hour's counters are kept after the hour (for an operator) before they are deleted
+	 */
+	public record Quota(@DefaultValue("2000") int perUser, @DefaultValue("50000") int perOffice,
+			@DefaultValue("1d") Duration retention) {
+
+		public Quota {
+			if (perUser < 0 || perOffice < 0) {
+				throw new IllegalArgumentException("perflab.mail.quota limits are recipients per hour, 0 for none");
+			}
 		}
 	}
 }

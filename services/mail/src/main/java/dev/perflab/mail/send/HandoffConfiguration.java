@@ -11,13 +11,14 @@ class HandoffConfiguration {
 
 	@Bean
 	@ConditionalOnProperty(name = "perflab.mail.send-handoff", havingValue = "outbox", matchIfMissing = true)
-	SendHandoff outboxHandoff(TransactionTemplate tx, SentMails mails, OutboxRelay relay) {
-		return new OutboxHandoff(tx, mails, relay);
+	SendHandoff outboxHandoff(TransactionTemplate tx, SentMails mails, OutboxRelay relay, RecipientQuota quota) {
+		return new OutboxHandoff(tx, mails, relay, quota);
 	}
 
 	@Bean
 	@ConditionalOnProperty(name = "perflab.mail.send-handoff", havingValue = "nested-requires-new")
-	SendHandoff nestedRequiresNewHandoff(PlatformTransactionManager transactions, SentMails mails, OutboxRelay relay) {
-		return new NestedRequiresNewHandoff(transactions, mails, relay);
+	SendHandoff nestedRequiresNewHandoff(PlatformTransactionManager transactions, SentMails mails, OutboxRelay relay,
+			RecipientQuota quota) {
+		return new NestedRequiresNewHandoff(transactions, mails, relay, quota);
 	}
 }

@@ -9,7 +9,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * writes the receipt tags and the send row in a REQUIRES_NEW transaction (a second connection, so the send
  * server could read them before the main commit), then calls send synchronously inside the open transaction.
  * With N requests in flight and a pool of N, every request holds one connection and waits for a second: the pool
- * starves until connection-timeout.
+ * starves until connection-timeout. The recipient quota is charged last in the nested transaction, so a refused send
+ * commits nothing there either; a mail the outer transaction then fails to commit stays counted, as its outbox row
+ * stays written (the seed's design commits those apart).
  */
 class NestedRequiresNewHandoff implements SendHandoff {
 
@@ -21,12 +23,16 @@ class NestedRequiresNewHandoff implements SendHandoff {
 
 	private final OutboxRelay relay;
 
-	NestedRequiresNewHandoff(PlatformTransactionManager transactions, SentMails mails, OutboxRelay relay) {
+	private final RecipientQuota quota;
+
+	NestedRequiresNewHandoff(PlatformTransactionManager transactions, SentMails mails, OutboxRelay relay,
+			RecipientQuota quota) {
 		this.tx = new TransactionTemplate(transactions);
 		this.requiresNew = new TransactionTemplate(transactions);
 		this.requiresNew.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
 		this.mails = mails;
 		this.relay = relay;
+		this.quota = quota;
 	}
 
 	@Override
@@ -35,7 +41,9 @@ class NestedRequiresNewHandoff implements SendHandoff {
 			long mailNo = mails.mail(draft);
 			long outboxId = requiresNew.execute(inner -> {
 				mails.receiptTags(draft, mailNo);
-				return mails.outbox(draft, mailNo);
+				long id = mails.outbox(draft, mailNo);
+				quota.charge(draft.account(), draft.recipients().size());
+				return id;
 			});
 			// as in the seed, a failed call is swallowed and the transaction commits anyway; the relay retries it
 			relay.pushNow(outboxId);

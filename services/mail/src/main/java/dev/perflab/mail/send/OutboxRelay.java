@@ -45,6 +45,8 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 
 	private final MailProperties.Relay settings;
 
+	private final RecipientQuota quota;
+
 	private final AtomicLong backlog = new AtomicLong();
 
 	private final AtomicLong deadRows = new AtomicLong();
@@ -56,7 +58,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	private final Counter dead;
 
 	OutboxRelay(JdbcClient jdbc, TransactionTemplate tx, SendClient send, JsonMapper json, MailProperties properties,
-			MeterRegistry meters) {
+			RecipientQuota quota, MeterRegistry meters) {
 		super("outbox", properties.relay().concurrency(), properties.relay().batchSize(),
 				properties.relay().pollInterval());
 		this.jdbc = jdbc;
@@ -64,6 +66,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		this.send = send;
 		this.json = json;
 		this.settings = properties.relay();
+		this.quota = quota;
 		this.pushed = Counter.builder("perflab.mail.outbox.pushes").tag("result", "sent").register(meters);
 		this.retried = Counter.builder("perflab.mail.outbox.pushes").tag("result", "retry").register(meters);
 		this.dead = Counter.builder("perflab.mail.outbox.pushes").tag("result", "dead").register(meters);
@@ -110,7 +113,10 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		deadRows.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE dead_at IS NOT NULL").query(Long.class).single());
 	}
 
-	/** Rows send acknowledged more than {@code retention} ago, in small batches (no long lock on the table). */
+	/**
+	 * Rows send acknowledged more than {@code retention} ago, in small batches (no long lock on the table); and the
+	 * recipient quota's counters of past hours (mail's one periodic task; a deployment that sends runs a relay).
+	 */
 	@Override
 	protected void purge() {
 		Timestamp before = Timestamp.from(Instant.now().minus(settings.retention()));
@@ -119,6 +125,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 			deleted = jdbc.sql("DELETE FROM outbox WHERE sent_at < ? LIMIT 1000").param(before).update();
 		}
 		while (deleted == 1000 && !stopping());
+		quota.purge();
 	}
 
 	@Override

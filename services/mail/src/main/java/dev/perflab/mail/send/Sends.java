@@ -30,7 +30,8 @@ import dev.perflab.platform.ProblemException;
  * Accepts a send request. The EML is written and synced first, outside any transaction; then the hand-off
  * (the lab switch {@code perflab.mail.send-handoff}) commits the sent mail, its receipt tags and what the send
  * service needs. The fixed hand-off never waits on the send service while holding a connection (seed 000's
- * REQUIRES_NEW inside an open transaction starved a pool of 10).
+ * REQUIRES_NEW inside an open transaction starved a pool of 10). The recipient quota refuses a send at once when its
+ * hour is already full, and for good inside the hand-off's transaction (a 429 that writes nothing).
  */
 @Service
 class Sends {
@@ -45,9 +46,12 @@ class Sends {
 
 	private final SendHandoff handoff;
 
-	Sends(EmlStore store, SendHandoff handoff) {
+	private final RecipientQuota quota;
+
+	Sends(EmlStore store, SendHandoff handoff, RecipientQuota quota) {
 		this.store = store;
 		this.handoff = handoff;
+		this.quota = quota;
 	}
 
 	/** @return the mail number and the id of its hand-off to send */
@@ -65,6 +69,7 @@ class Sends {
 		if (recipients.isEmpty() || recipients.size() > MAX_RECIPIENTS) {
 			throw ProblemException.badRequest("invalid-recipients", "A mail needs 1 to " + MAX_RECIPIENTS + " recipients");
 		}
+		quota.precheck(account, recipients.size());
 		// cert_key is seed 000's client-chosen key: accepted for its clients and ignored, since a chosen key can be guessed
 		Map<String, String> receiptKeys = new LinkedHashMap<>();
 		if (request.isReceiptConfirm()) {

@@ -54,7 +54,8 @@ class SendClientTest {
 					Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(5),
 					Duration.ofDays(1));
 			MailProperties properties = new MailProperties(MailProperties.ListCount.NOT_EXISTS,
-					MailProperties.EmlRead.STREAMING, storage, 100, 1000, MailProperties.SendHandoff.OUTBOX, relay);
+					MailProperties.EmlRead.STREAMING, storage, 100, 1000, MailProperties.SendHandoff.OUTBOX, relay,
+					new MailProperties.Quota(0, 0, Duration.ofDays(1)));
 			SendClient client = new SendClient(RestClient.builder(), JsonMapper.builder().build(),
 					new EmlStore(properties), properties,
 					new StaticListableBeanFactory(Map.of("signer", TestIdentity.mailSigner()))
