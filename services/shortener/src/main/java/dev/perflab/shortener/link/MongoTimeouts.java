@@ -12,14 +12,15 @@ import org.springframework.context.annotation.Configuration;
 /**
  * How long a request waits for MongoDB when it is down or unreachable: the driver's defaults (30 s to select a
  * server, no read timeout) would hold a request and its thread for half a minute; with these, a create or an uncached
- * redirect answers 503 store-unavailable within seconds and the service recovers by itself when MongoDB is back.
+ * redirect answers 503 store-unavailable within about a second (below the gateway's 2 s for a redirect and 5 s for the API)
+ * and the service recovers by itself when MongoDB is back.
  * @param serverSelection how long to wait for a reachable server
  * @param connect connect timeout of one socket
  * @param read how long one operation may wait for its answer
  */
 @ConfigurationProperties("perflab.shortener.mongo")
-public record MongoTimeouts(@DefaultValue("2s") Duration serverSelection, @DefaultValue("2s") Duration connect,
-		@DefaultValue("5s") Duration read) {
+public record MongoTimeouts(@DefaultValue("1s") Duration serverSelection, @DefaultValue("1s") Duration connect,
+		@DefaultValue("3s") Duration read) {
 
 	@Configuration(proxyBeanMethods = false)
 	static class Customizer {
