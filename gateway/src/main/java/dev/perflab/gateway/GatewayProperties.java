@@ -8,14 +8,15 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * @param jwt how bearer tokens are verified
- * @param publicPaths path patterns that need no caller (everything else does)
+ * @param publicPaths path patterns that need no caller (everything else does); {@code /v3/api-docs/<service>} is each
+ * service's OpenAPI document
  * @param edgeCache the redirect cache at the edge
  * @param rateLimit per-caller token bucket on the API routes (Redis)
  * @param accessLog one line per request
  */
 @ConfigurationProperties("perflab.gateway")
 public record GatewayProperties(@DefaultValue Jwt jwt,
-		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**" }) List<String> publicPaths,
+		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**", "/v3/api-docs/*" }) List<String> publicPaths,
 		@DefaultValue EdgeCache edgeCache, @DefaultValue RateLimit rateLimit, @DefaultValue("true") boolean accessLog) {
 
 	/**
