@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import org.slf4j.Logger;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.PropertyNamingStrategies;
@@ -19,6 +20,7 @@ import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -111,6 +113,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 			log.warn("no database connection within the pool timeout: {}", ex.getMessage());
 			return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
 				.header(HttpHeaders.RETRY_AFTER, "1")
+				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
 				.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "overloaded",
 						"The service is saturated (no database connection available); retry shortly"));
 		}
@@ -139,14 +142,29 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 		return null;
 	}
 
+	/**
+	 * A problem is written as problem+json whatever the request's {@code Accept} said: negotiated against
+	 * {@code Accept: application/xml} (which no converter writes) it left as a bare status without a body.
+	 */
+	@Override
+	protected ResponseEntity<Object> createResponseEntity(@Nullable Object body, HttpHeaders headers,
+			HttpStatusCode statusCode, WebRequest request) {
+		HttpHeaders problemHeaders = new HttpHeaders();
+		problemHeaders.addAll(headers);
+		problemHeaders.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+		return super.createResponseEntity(body, problemHeaders, statusCode, request);
+	}
+
 	private static ResponseEntity<Object> problem(HttpStatus status, String slug, String detail) {
-		return ResponseEntity.status(status).body(Problems.of(status, slug, detail));
+		return ResponseEntity.status(status)
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.body(Problems.of(status, slug, detail));
 	}
 
 	private static ResponseEntity<Object> fieldProblem(String slug, String detail, List<Map<String, String>> errors) {
 		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, slug, detail);
 		problem.setProperty("errors", errors);
-		return ResponseEntity.badRequest().body(problem);
+		return ResponseEntity.badRequest().contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
 	}
 
 	private static Map<String, String> error(String field, String message) {
