@@ -31,6 +31,17 @@ class EdgeRefusalsTest extends GatewayTestSupport {
 	}
 
 	@Test
+	void aDotSegmentIsA400ProblemAndNeverReachesTheService() throws Exception {
+		for (String path : new String[] { "/v1/short-links/../../../etc/passwd", "/v1/short-links/1/../../../x",
+				"/v1/short-links/./1", "/v1/short-links/%2e%2e/x", "/v1/short-links/.%2E/x", "/v1/short-links/..;/x" }) {
+			Raw response = raw("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+			assertThat(response.status).as(path).isEqualTo(400);
+			assertProblem(response, "malformed-request");
+		}
+		assertThat(UPSTREAM.hits.keySet()).noneMatch(k -> k.contains("etc") || k.endsWith("/x"));
+	}
+
+	@Test
 	void badPercentEncodingIsA400Problem() throws Exception {
 		Raw response = raw("GET /s/ab%zz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 		assertThat(response.status).isEqualTo(400);
