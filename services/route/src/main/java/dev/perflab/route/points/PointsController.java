@@ -128,7 +128,7 @@ class PointsController {
 			if (name.equals("gzip") || name.equals("x-gzip")) {
 				for (int i = 1; i < parts.length; i++) {
 					String parameter = parts[i].trim().replace(" ", "");
-					if (parameter.startsWith("q=") && Double.parseDouble("0" + parameter.substring(2).replaceAll("[^0-9.]", "")) == 0) {
+					if (parameter.startsWith("q=") && weight(parameter.substring(2)) == 0) {
 						return false;
 					}
 				}
@@ -136,6 +136,16 @@ class PointsController {
 			}
 		}
 		return false;
+	}
+
+	/** A q-value; one that is no number ({@code q=1.2.3}) counts as 0, as a letter in it already did. */
+	private static double weight(String q) {
+		try {
+			return Double.parseDouble("0" + q.replaceAll("[^0-9.]", ""));
+		}
+		catch (NumberFormatException e) {
+			return 0;
+		}
 	}
 
 	// If-None-Match compares weakly (RFC 9110 13.1.2): W/"x" matches "x"
