@@ -124,6 +124,7 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 			log.warn("a store is unavailable: {}", store.toString());
 			return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
 				.header(HttpHeaders.RETRY_AFTER, "5")
+				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
 				.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable",
 						"A store this service needs is unavailable; retry shortly"));
 		}
