@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 import dev.perflab.platform.ProblemException;
@@ -16,7 +17,8 @@ import dev.perflab.platform.ProblemException;
 /**
  * Leases one of the 1,024 Snowflake worker ids per replica in Redis ({@code SET NX PX}), renews it, and stops
  * handing out ids once the lease could have expired: two replicas never share a worker id, so they never make the
- * same id in the same millisecond.
+ * same id in the same millisecond. A lease that lapsed while Redis was away is taken back when it returns, unless
+ * another replica holds that id by then.
  */
 public class WorkerIdLease {
 
@@ -73,17 +75,26 @@ public class WorkerIdLease {
 		Long renewed = redis.execute(RENEW, java.util.List.of(KEY + workerId), owner, String.valueOf(ttl.toMillis()));
 		if (renewed != null && renewed == 1L) {
 			validUntilNanos.set(sentAt + ttl.toNanos());
+			return;
 		}
-		else {
-			log.error("lost the lease of Snowflake worker id {}; refusing new ids until restart", workerId);
-			validUntilNanos.set(0);
+		// the key is gone (it expired while Redis was unreachable, or Redis came back empty): take the same id back if
+		// nobody else holds it. Safe: this replica made no id since its lease could have lapsed (ensureHeld), and ids
+		// of whoever held it meanwhile carry earlier timestamps
+		if (Boolean.TRUE.equals(redis.opsForValue().setIfAbsent(KEY + workerId, owner, ttl))) {
+			validUntilNanos.set(sentAt + ttl.toNanos());
+			log.warn("leased Snowflake worker id {} again after its lease lapsed", workerId);
+			return;
 		}
+		log.error("Snowflake worker id {} is leased by another replica; refusing new ids until restart", workerId);
+		validUntilNanos.set(0);
 	}
 
 	void ensureHeld() {
 		if (System.nanoTime() - validUntilNanos.get() >= 0) {
-			throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, "worker-lease-lost",
+			ProblemException refused = new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, "worker-lease-lost",
 					"This replica does not hold its Snowflake worker id lease; retry on another replica");
+			refused.getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+			throw refused;
 		}
 	}
 

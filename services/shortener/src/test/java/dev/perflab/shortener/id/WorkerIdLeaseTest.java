@@ -116,6 +116,15 @@ class WorkerIdLeaseTest {
 		assertThatThrownBy(lease::ensureHeld).isInstanceOf(ProblemException.class);
 	}
 
+	@Test
+	void takesItsIdBackWhenTheLeaseLapsedAndNobodyTookIt() {
+		WorkerIdLease lease = lease();
+		redis.delete(KEY + lease.workerId()); // expired while Redis was away, or Redis came back empty
+		lease.renew();
+		lease.ensureHeld();
+		assertThat(redis.opsForValue().get(KEY + lease.workerId())).as("the lease is this replica's again").isNotEqualTo(SOMEONE_ELSE).isNotNull();
+	}
+
 	private WorkerIdLease lease() {
 		WorkerIdLease lease = new WorkerIdLease(redis, Duration.ofSeconds(30));
 		leases.add(lease);
