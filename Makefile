@@ -4,7 +4,7 @@ SHELL := /usr/bin/env bash
 USER ?= alice
 OFFICE ?= 1
 
-.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send bench-route bench-notifier build images ab compare
+.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send bench-route bench-notifier reliability build images ab compare
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -57,3 +57,6 @@ bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cach
 
 bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted
 	@scripts/bench-notifier.sh
+
+reliability: ## MariaDB, MongoDB-wire and Redis each down 20 s under load: 503 problem+json or success, readiness, recovery without restart
+	@scripts/reliability.sh

@@ -5,7 +5,7 @@ source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
 
 started_apps=0
-scripts/stack.sh status | grep -q '^gateway running' || started_apps=1
+scripts/stack.sh status | grep '^gateway running' >/dev/null || started_apps=1
 cleanup() { [ "$started_apps" = 0 ] || scripts/stack.sh down >/dev/null 2>&1 || true; }
 trap cleanup EXIT
 
@@ -75,6 +75,8 @@ PY
   CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
   log "seeds 001 and 003 notifier proof: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted at the sink"
   CHECK=1 scripts/bench-notifier.sh
+  log "store outages under load: MariaDB, MongoDB-wire and Redis each down 8 s (503 problem+json or success, readiness, recovery without restart)"
+  OUTAGE_FOR=8 OUTAGE_AT=4 AFTER=6 scripts/reliability.sh
 fi
 log "Terraform (fmt, validate with providers built here) and the workflows (actionlint, paths)"
 scripts/test-infra.sh
