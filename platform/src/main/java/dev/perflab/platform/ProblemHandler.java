@@ -111,25 +111,26 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 		if (findCause(ex, java.sql.SQLTransientConnectionException.class) != null) {
 			// the connection pool stayed empty for its whole timeout: overload, not a bug; tell the caller to back off
 			log.warn("no database connection within the pool timeout: {}", ex.getMessage());
-			return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-				.header(HttpHeaders.RETRY_AFTER, "1")
-				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
-				.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "overloaded",
-						"The service is saturated (no database connection available); retry shortly"));
+			return unavailable(1, "overloaded",
+					"The service is saturated (no database connection available); retry shortly");
 		}
 		Throwable store = storeFailure(ex);
 		if (store != null) {
 			// a store that is down or unreachable (MariaDB, MongoDB, Redis): the request did not happen; the caller may
 			// retry once the store is back, and readiness already tells the load balancer
 			log.warn("a store is unavailable: {}", store.toString());
-			return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
-				.header(HttpHeaders.RETRY_AFTER, "5")
-				.contentType(MediaType.APPLICATION_PROBLEM_JSON)
-				.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "store-unavailable",
-						"A store this service needs is unavailable; retry shortly"));
+			return unavailable(5, "store-unavailable", "A store this service needs is unavailable; retry shortly");
 		}
 		log.error("unexpected failure", ex);
 		return problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal", "The service failed to answer; retry later");
+	}
+
+	/** 503: the request did not happen, and may be sent again after {@code retryAfterSeconds} */
+	private static ResponseEntity<Object> unavailable(int retryAfterSeconds, String slug, String detail) {
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+			.header(HttpHeaders.RETRY_AFTER, Integer.toString(retryAfterSeconds))
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, slug, detail));
 	}
 
 	static Throwable storeFailure(Throwable ex) {
