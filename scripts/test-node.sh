@@ -238,6 +238,7 @@ pod_deleted_under_load() {
   echo "  deleted $victim under 40 reads/s"
   wait $k6; rc=$?
   grep -E 'http_req_failed|checks|http_req_duration' "$WORK/k6.out" | sed 's/^/ /'
+  grep -m 5 'level=warning' "$WORK/k6.out" | sed 's/^/   failed: /' || true
   k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null || return 1
   echo "  shortener back to $(k -n "$NS" get deploy "$RELEASE"-shortener -o jsonpath='{.status.readyReplicas}') ready replicas"
   return $rc

@@ -35,7 +35,9 @@ export function setup() {
 
 export default function () {
   const res = http.get(`${BASE_URL}/v1/short-links/${CODE}`, { headers: authHeaders(), tags: { name: 'describe' } });
-  check(res, { 'describe is 200': (r) => r.status === 200 });
+  if (!check(res, { 'describe is 200': (r) => r.status === 200 })) {
+    console.warn(`describe: ${res.status} in ${Math.round(res.timings.duration)} ms ${res.error || ''} ${String(res.body).slice(0, 200)}`);
+  }
 }
 
 export function handleSummary(data) {
