@@ -54,21 +54,24 @@ function profile() {
   return SHAPES[name];
 }
 
+const TREND_STATS = ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'];
+
+// One workload's scenarios at r iterations/s: its warm-up (WARMUP, at half the rate; none for 0s) and its main stage
+// in the PROFILE's shape, started after the warm-up.
+function phases(r, { vus, maxVUs, exec }) {
+  const warmup = seconds(__ENV.WARMUP || '5s');
+  const vu = Object.assign({ preAllocatedVUs: vus, maxVUs: Math.max(vus, maxVUs) }, exec ? { exec } : {});
+  const warm = warmup > 0 ? Object.assign({ executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(r / 2)),
+    timeUnit: '1s', duration: `${warmup}s`, tags: { phase: 'warmup' } }, vu) : null;
+  const main = Object.assign(profile()(r, __ENV.DURATION), vu, { startTime: `${warmup}s`, tags: { phase: 'main' } });
+  return { warm, main };
+}
+
 // options for a script: { rate, vus, maxVUs, thresholds } are the script's defaults (rate in iterations/s).
 export function profileOptions({ rate, vus = 20, maxVUs = 100, thresholds = {}, exec }) {
-  const shape = profile();
-  const r = Number(__ENV.RATE || rate);
-  const warmup = `${seconds(__ENV.WARMUP || '5s')}s`;
-  const vu = { preAllocatedVUs: vus, maxVUs: Math.max(vus, maxVUs) };
-  const scenarios = {};
-  const warm = seconds(warmup) > 0;
-  if (warm) {
-    scenarios.warmup = Object.assign({ executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(r / 2)),
-      timeUnit: '1s', duration: warmup, tags: { phase: 'warmup' } }, vu, exec ? { exec } : {});
-  }
-  scenarios.main = Object.assign(shape(r, __ENV.DURATION), vu, { startTime: warm ? warmup : '0s', tags: { phase: 'main' } },
-    exec ? { exec } : {});
-  return { scenarios, thresholds: mainOnly(thresholds), summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'] };
+  const { warm, main } = phases(Number(__ENV.RATE || rate), { vus, maxVUs, exec });
+  const scenarios = warm ? { warmup: warm, main } : { main };
+  return { scenarios, thresholds: mainOnly(thresholds), summaryTrendStats: TREND_STATS };
 }
 
 // options for several scenarios side by side, each at its own rate (a mixed day of many users):
@@ -76,19 +79,12 @@ export function profileOptions({ rate, vus = 20, maxVUs = 100, thresholds = {}, 
 // each scenario gets its warm-up (<scenario>_warmup) and the PROFILE's shape, and thresholds apply to the main
 // phases only (`{phase:main}`).
 export function mixOptions({ mix, vus = 5, maxVUs = 50, thresholds = {} }) {
-  const shape = profile();
   const factor = Number(__ENV.RATE || 1);
-  const warmup = seconds(__ENV.WARMUP || '5s');
   const scenarios = {};
   for (const [name, { rate, exec }] of Object.entries(mix)) {
-    const r = Math.max(1, Math.round(rate * factor));
-    const vu = { preAllocatedVUs: vus, maxVUs: Math.max(vus, maxVUs), exec };
-    if (warmup > 0) {
-      scenarios[`${name}_warmup`] = Object.assign({ executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(r / 2)),
-        timeUnit: '1s', duration: `${warmup}s`, tags: { phase: 'warmup' } }, vu);
-    }
-    scenarios[name] = Object.assign(shape(r, __ENV.DURATION), vu, { startTime: `${warmup}s`, tags: { phase: 'main' } });
+    const { warm, main } = phases(Math.max(1, Math.round(rate * factor)), { vus, maxVUs, exec });
+    if (warm) scenarios[`${name}_warmup`] = warm;
+    scenarios[name] = main;
   }
-  return { scenarios, thresholds: mainOnly(thresholds, 'phase:main'),
-    summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'] };
+  return { scenarios, thresholds: mainOnly(thresholds, 'phase:main'), summaryTrendStats: TREND_STATS };
 }
