@@ -1,10 +1,8 @@
 package dev.perflab.e2e;
 
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +28,6 @@ class NotifierThroughGatewayTest {
 
 	static final String SMS_SINK = "http://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_SMS_SINK_PORT", "18086");
 
-	static final String SMTP_API = "http://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_SMTP_API_PORT", "18025");
 
 	@Test
 	void aSigningsSmsArrivesOnceAfterTheSigningCommitted() {
@@ -65,7 +62,7 @@ class NotifierThroughGatewayTest {
 		assertThat(again.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
 
 		List<String> inbox = await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-			.until(() -> inbox(email), messages -> !messages.isEmpty());
+			.until(() -> SmtpInbox.of(email), messages -> !messages.isEmpty());
 		assertThat(inbox).as("one welcome mail, the duplicate sign-up sent none").hasSize(1);
 		assertThat(inbox.getFirst()).contains("X-Perflab-Notification: " + notification + "\r\n");
 		assertThat(json(send(authed("/v1/notifications/" + notification, ALICE).GET())).get("status")).isEqualTo("SENT");
@@ -125,17 +122,5 @@ class NotifierThroughGatewayTest {
 	private static HttpResponse<String> signUp(String token, String body) {
 		return send(authed("/v1/members", token).header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(body)));
-	}
-
-	private static List<String> inbox(String email) {
-		HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(SMTP_API + "/api/user/"
-				+ URLEncoder.encode(email, StandardCharsets.UTF_8) + "/messages/INBOX/")).GET());
-		if (response.statusCode() == 404) {
-			return List.of(); // GreenMail knows an address once a mail reached it
-		}
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return Gateway.JSON.readValue(response.body(), List.class).stream()
-			.map(m -> (String) ((Map<?, ?>) m).get("mimeMessage"))
-			.toList();
 	}
 }

@@ -1,10 +1,8 @@
 package dev.perflab.e2e;
 
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +30,6 @@ class SendThroughGatewayTest {
 
 	static final String SEND_API = "http://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_SEND_PORT", "8082");
 
-	static final String SMTP_API = "http://127.0.0.1:" + System.getenv().getOrDefault("PERFLAB_SMTP_API_PORT", "18025");
 
 	@Test
 	void anAcceptedMailIsDeliveredOncePerRecipientAndItsStatusIsReadable() {
@@ -50,7 +47,7 @@ class SendThroughGatewayTest {
 		List<?> recipients = (List<?>) delivery.get("recipients");
 		assertThat(recipients).hasSize(3).allSatisfy(r -> assertThat(((Map<?, ?>) r).get("status")).isEqualTo("delivered"));
 		for (String address : List.of(to, cc, bcc)) {
-			List<String> inbox = inbox(address).stream().filter(m -> m.contains("X-Perflab-Mail: " + no + "\r\n")).toList();
+			List<String> inbox = SmtpInbox.of(address).stream().filter(m -> m.contains("X-Perflab-Mail: " + no + "\r\n")).toList();
 			assertThat(inbox).as(address).hasSize(1);
 			// the link in the message resolves at mail's public read-receipt endpoint, through the gateway
 			String link = inbox.getFirst().lines().filter(l -> l.startsWith("X-Perflab-Receipt-Confirm: ")).findFirst()
@@ -106,13 +103,5 @@ class SendThroughGatewayTest {
 			assertThat(response.statusCode()).as(response.body()).isIn(200, 404); // 404 until the relay hands it over
 			return response.statusCode() == 200 ? json(response) : Map.of();
 		}, delivery -> "done".equals(delivery.get("status")));
-	}
-
-	private static List<String> inbox(String email) {
-		HttpResponse<String> response = send(HttpRequest.newBuilder(URI.create(SMTP_API + "/api/user/"
-				+ URLEncoder.encode(email, StandardCharsets.UTF_8) + "/messages/INBOX/")).GET());
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-		return Gateway.JSON.readValue(response.body(), List.class).stream().map(m -> (String) ((Map<?, ?>) m).get("mimeMessage"))
-			.toList();
 	}
 }
