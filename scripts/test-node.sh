@@ -227,18 +227,25 @@ helm_test() {
   return $rc
 }
 
-pod_deleted_under_load() {
-  local victim rc
+pod_deleted_under_load() {  # the load goes to the gateway's Service address, as a caller in the cluster (a k6
+  # TestRun runner) would: kube-proxy's rules serve it from the node too, and kubectl port-forward (one tunnel
+  # through the API server and the kubelet) is not part of what is proven here
+  local victim rc gw
+  gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
   victim="$(k -n "$NS" get pods -l app.kubernetes.io/name=shortener -o jsonpath='{.items[0].metadata.name}')"
-  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$GW" -e TOKEN="$TOKEN" -e CODE="$(cat "$WORK/code")" \
+  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$gw" -e TOKEN="$TOKEN" -e CODE="$(cat "$WORK/code")" \
     -e RATE=40 -e DURATION=40s -e SUMMARY_DIR="$WORK" k6-tests/shortener/reads.js >"$WORK/k6.out" 2>&1 &
   local k6=$!
   sleep 8
   k -n "$NS" delete pod "$victim" --wait=false >/dev/null || return 1
-  echo "  deleted $victim under 40 reads/s"
+  echo "  deleted $victim under 40 reads/s at $gw"
   wait $k6; rc=$?
   grep -E 'http_req_failed|checks|http_req_duration' "$WORK/k6.out" | sed 's/^/ /'
   grep -m 5 'level=warning' "$WORK/k6.out" | sed 's/^/   failed: /' || true
+  if [ "$rc" -ne 0 ]; then  # what the gateway saw: its warnings and errors, and the answers that were not 200
+    k -n "$NS" logs deploy/"$RELEASE"-gateway --since=2m \
+      | grep -E '"level":"(WARN|ERROR)"|"message":"GET /v1/short-links/[^ ]* [^2]' | cut -c1-600 | tail -8 | sed 's/^/   gateway: /'
+  fi
   k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null || return 1
   echo "  shortener back to $(k -n "$NS" get deploy "$RELEASE"-shortener -o jsonpath='{.status.readyReplicas}') ready replicas"
   return $rc

@@ -60,6 +60,7 @@ class GatewayTest extends GatewayTestSupport {
 		assertThat(read.statusCode()).isEqualTo(503);
 		assertThat(read.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 		assertThat(read.body()).contains("\"type\":\"https://perflab.dev/problems/upstream-unavailable\"");
+		assertThat(read.headers().firstValue("Retry-After")).hasValue("1");
 		assertThat(ConnectAttempts.to(DEAD_PORT) - before).as("one attempt and two retries").isEqualTo(3);
 
 		before = ConnectAttempts.to(DEAD_PORT);

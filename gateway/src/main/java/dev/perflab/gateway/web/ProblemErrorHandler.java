@@ -1,16 +1,14 @@
 package dev.perflab.gateway.web;
 
-import java.net.ConnectException;
-import java.net.UnknownHostException;
 import java.util.concurrent.TimeoutException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
-import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.boot.webflux.error.ErrorWebExceptionHandler;
 import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ResponseStatusException;
@@ -44,25 +42,15 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 			return Problems.write(exchange.getResponse(), HttpStatus.GATEWAY_TIMEOUT, "upstream-timeout",
 					"The service did not answer in time", path);
 		}
-		if (causedBy(ex, ConnectException.class) || causedBy(ex, io.netty.channel.ConnectTimeoutException.class)
-				|| causedBy(ex, UnknownHostException.class) || causedBy(ex, PrematureCloseException.class)
-				|| resetByService(ex)) {
+		if (ReadRetryFilter.unreachable(ex)) {
+			// a pod coming back or being replaced: worth asking again shortly
+			exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);
 		}
 		log.error("unexpected gateway failure on {}", path, ex);
 		return Problems.write(exchange.getResponse(), HttpStatus.INTERNAL_SERVER_ERROR, "internal",
 				"The gateway failed to answer; retry later", path);
-	}
-
-	/** The service's side reset the connection (a pod killed mid-request): the JDK's or Netty's native transport's. */
-	private static boolean resetByService(Throwable ex) {
-		for (Throwable t = ex; t != null; t = t.getCause()) {
-			if (t instanceof java.io.IOException && t.getMessage() != null && t.getMessage().contains("Connection reset")) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	private static boolean causedBy(Throwable ex, Class<? extends Throwable> type) {

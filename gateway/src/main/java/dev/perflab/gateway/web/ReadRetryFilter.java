@@ -1,12 +1,10 @@
 package dev.perflab.gateway.web;
 
-import java.net.ConnectException;
-import java.net.UnknownHostException;
+import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 
-import io.netty.channel.ConnectTimeoutException;
 import reactor.core.publisher.Mono;
-import reactor.netty.http.client.PrematureCloseException;
 
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
@@ -18,9 +16,11 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Reads only, and only what a pod coming or going produces: a connect failure, a service name that did not resolve
- * (cluster DNS while pods come and go), a connection closed before any answer (a pod shutting down closes its
- * keep-alive connections; GET and HEAD are safe to ask again). At most {@value #RETRIES} more attempts, 50 ms then
+ * Reads only, and only what a pod coming or going produces, an I/O failure of the connection to the service: a
+ * connect failure, a service name that did not resolve (cluster DNS while pods come and go), a connection closed
+ * before any answer (a pod shutting down closes its keep-alive connections), a pooled connection found dead when
+ * taken from the pool (a Service's pooled connections all lead to the pod that went away), a connection reset (a
+ * pod killed mid-request). GET and HEAD are safe to ask again. At most {@value #RETRIES} more attempts, 50 ms then
  * 100 ms apart. A slow answer is never asked again: that would double the load on a service that is already late;
  * a write is never asked again.
  * <p>
@@ -55,14 +55,20 @@ class ReadRetryFilter implements GlobalFilter, Ordered {
 			});
 	}
 
+	/**
+	 * The service could not be reached or dropped the connection: an {@link IOException} anywhere in the cause chain
+	 * (Reactor Netty's connect, pool and premature-close failures and the transports' resets all are), but not a
+	 * socket timeout: a late answer is a 504, never retried.
+	 */
 	static boolean unreachable(Throwable e) {
+		boolean io = false;
 		for (Throwable t = e; t != null; t = t.getCause()) {
-			if (t instanceof ConnectException || t instanceof ConnectTimeoutException
-					|| t instanceof UnknownHostException || t instanceof PrematureCloseException) {
-				return true;
+			if (t instanceof SocketTimeoutException) {
+				return false;
 			}
+			io |= t instanceof IOException;
 		}
-		return false;
+		return io;
 	}
 
 	@Override
