@@ -58,5 +58,5 @@ bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cach
 bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted
 	@scripts/bench-notifier.sh
 
-reliability: ## MariaDB, MongoDB-wire and Redis each down 20 s under load: 503 problem+json or success, readiness, recovery without restart
+reliability: ## stores down 20 s and services killed or stopped under load: 503 problem+json or success, recovery, every 2xx create kept once
 	@scripts/reliability.sh

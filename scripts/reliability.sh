@@ -11,7 +11,15 @@
 # Redis down is degraded service, not an outage: the gateway limits rates per instance (FallbackRateLimiter), the
 # shortener reads MongoDB instead of its cache; every service stays ready.
 #
-#   scripts/reliability.sh [mariadb|mongo-wire|redis ...]     (make reliability; make test: OUTAGE_FOR=8)
+# kill:<service> and term:<service>: the service itself goes away under a bounded load of its creates and reads
+# through the gateway (k6-tests/reliability/crash.js), by kill -9 (a crash) or SIGTERM (a rollout), and is started
+# again. It fails unless every answer is a whole success or a 503 problem+json with Retry-After within BOUND_MS (with
+# SIGTERM, what was in flight completes: a points stream is read to its last point), every request succeeds before
+# and once it is back, and every create answered 2xx is found afterwards through the API with what was sent, once
+# in the store (route: counted by its unique name in MariaDB).
+#
+#   scripts/reliability.sh [mariadb|mongo-wire|redis|kill:<svc>|term:<svc> ...]
+#     (make reliability: every store, kill and term of the shortener and the route; make test: shorter outages)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -21,8 +29,9 @@ OUTAGE_AT=${OUTAGE_AT:-5}
 OUTAGE_FOR=${OUTAGE_FOR:-20}
 AFTER=${AFTER:-10}
 READY_WITHIN=${READY_WITHIN:-60}
-STORES=("$@")
-[ ${#STORES[@]} -gt 0 ] || STORES=(mariadb mongo-wire redis)
+CASES=("$@")
+[ ${#CASES[@]} -gt 0 ] || CASES=(mariadb mongo-wire redis kill:shortener kill:route term:shortener term:route)
+BACK_WITHIN=${BACK_WITHIN:-40}
 
 scripts/stack.sh status | grep '^gateway running' >/dev/null || { log "the stack is not up: make up first"; exit 1; }
 
@@ -42,8 +51,8 @@ results="$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-reliability"
 mkdir -p "$results"
 report="$results/report.md"
 printf '| store | down for | requests | 503 while down | bad answers | not ready while down | ready again after | restarted |\n|---|---|---|---|---|---|---|---|\n' >"$report"
-rc=0
-for store in "${STORES[@]}"; do
+store_case() {  # STORE
+  local store=$1
   mapfile -t needs < <(dependents "$store")
   grace=${GRACE:-$([ "$store" = mariadb ] && echo 35 || echo 10)}
   log "$store down for ${OUTAGE_FOR} s under load (needed by: ${needs[*]:-nobody, a degraded service})"
@@ -98,7 +107,88 @@ PY
   else
     log "$store: $total requests, $refused refused with 503 while it was down, 0 bad answers; ready again ${ready_after} s after its return; nothing restarted"
   fi
+}
+
+# the records a create answered 2xx for, each looked up through the API (and, for routes, counted in MariaDB)
+verify_created() {  # SERVICE LOG -> "found missing duplicated"
+  local svc=$1 found=0 missing=0 dup=n/a id marker got token
+  token="$(scripts/jwt.sh token alice 1 3600)"
+  while read -r _ _ id marker; do
+    if [ "$svc" = route ]; then
+      got="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$PERFLAB_GATEWAY_PORT/v1/routes/$id" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin).get("name",""))' 2>/dev/null)"
+    else
+      got="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$PERFLAB_GATEWAY_PORT/v1/short-links/$id" \
+        | python3 -c 'import json,sys; print(json.load(sys.stdin).get("url",""))' 2>/dev/null)"
+    fi
+    if [ "$got" = "$marker" ]; then found=$((found + 1)); else missing=$((missing + 1)); echo "    not found: $id ($marker): '$got'" >&2; fi
+  done < <(grep -o "CREATED $svc [^ ]* [^ \"]*" "$2")
+  if [ "$svc" = route ]; then
+    dup=$(mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N -e \
+      "SELECT COUNT(*) FROM (SELECT name FROM route WHERE name LIKE 'crash-$RUN_ID-%' GROUP BY name HAVING COUNT(*) > 1) d")
+  fi
+  echo "$found $missing $dup"
+}
+
+process_case() {  # kill:<service> | term:<service>
+  local how=${1%%:*} svc=${1#*:} start_ms down_ms back="" k6_pid k6_rc=0 total refused badn created found missing dup
+  local pid inflight inflight_ok
+  local log_file="$results/$how-$svc.log" problems=()
+  RUN_ID="$(date +%s%N)"
+  log "$svc $([ "$how" = kill ] && echo "killed (kill -9)" || echo "stopped (SIGTERM)") under load at ${OUTAGE_AT} s, started again at once"
+  start_ms=$(( $(date +%s%3N) + 3000 ))
+  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
+    -e TOKEN="$(scripts/jwt.sh token alice 1 3600)" -e SERVICE="$svc" -e START_MS="$start_ms" -e RUN="$RUN_ID" \
+    -e DOWN_AT="$OUTAGE_AT" -e BACK_BY=$(( OUTAGE_AT + BACK_WITHIN )) -e DURATION="$(( OUTAGE_AT + BACK_WITHIN + AFTER ))s" \
+    -e SUMMARY_DIR="$results" -e SUMMARY_NAME="$how-$svc" k6-tests/reliability/crash.js >"$log_file" 2>&1 &
+  k6_pid=$!
+  pid="$(cat "$PERFLAB_RUN/pids/$svc.pid")"
+  sleep "$(awk "BEGIN{print ($start_ms + $OUTAGE_AT*1000 - $(date +%s%3N))/1000}")"
+  down_ms=$(date +%s%3N)
+  # the signal itself at the agreed time (the k6 run counts what was in flight then); stack.sh waits for the exit
+  if [ "$how" = kill ]; then
+    kill -KILL "$pid"; scripts/stack.sh kill "$svc" >/dev/null
+  else
+    kill -TERM "$pid"; scripts/stack.sh stop "$svc" >/dev/null
+  fi
+  scripts/stack.sh start "$svc" >/dev/null && back=$(( ($(date +%s%3N) - down_ms) / 1000 ))
+  wait "$k6_pid" || k6_rc=$?
+  read -r total refused badn created inflight inflight_ok < <(python3 - "$results/$how-$svc-summary.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+val = lambda k, f: int(m[k]["values"][f]) if k in m else 0
+print(val("http_reqs", "count"), val("crash_refused_503", "count"), val("crash_bad_answers", "count"), val("crash_created", "count"),
+      val("crash_in_flight_at_signal", "count"), val("crash_in_flight_served", "count"))
+PY
+)
+  read -r found missing dup < <(verify_created "$svc" "$log_file")
+  [ "$k6_rc" = 0 ] || problems+=("k6 exit $k6_rc (thresholds: no bad answer, every request served before and after; see $log_file)")
+  [ -n "$back" ] && [ "$back" -le "$BACK_WITHIN" ] || problems+=("$svc was not serving within ${BACK_WITHIN} s (${back:-never})")
+  [ "$found" = "$created" ] && [ "$missing" = 0 ] || problems+=("$created creates answered 2xx, $found found, $missing missing")
+  [ "$dup" = 0 ] || [ "$dup" = n/a ] || problems+=("$dup records stored twice")
+  [ "$how" = kill ] || [ "$inflight" = "$inflight_ok" ] || problems+=("SIGTERM: $inflight_ok of $inflight requests in flight completed")
+  # the route's streams are always in flight: with none at the signal, graceful completion was not exercised
+  [ "$how:$svc" != term:route ] || [ "${inflight:-0}" -gt 0 ] || problems+=("SIGTERM: no points stream was in flight at the signal")
+  printf '| %s | %s | %s of %s | %s | %s | %s | %s of %s | %s | %s s |\n' "$how:$svc" "$total" "$inflight_ok" "$inflight" "$refused" \
+    "$badn" "$created" "$found" "$created" "$dup" "${back:-never}" >>"$process_report"
+  if [ ${#problems[@]} -gt 0 ]; then
+    rc=1; log "$how:$svc: FAILED"; printf '  %s\n' "${problems[@]}"
+    grep -m 10 'level=warning' "$log_file" | sed 's/^/    /' || true
+  else
+    log "$how:$svc: $total requests, $inflight_ok of $inflight in flight at the signal served, $refused refused with 503 while it was away, 0 bad answers; $created creates answered 2xx, all $found found$([ "$svc" = route ] && echo " once"); serving again ${back} s after"
+  fi
+}
+
+process_report="$results/processes.md"
+printf '| case | requests | in flight at the signal, served | 503 while away | bad answers | creates answered 2xx | found after | stored twice | back after |\n|---|---|---|---|---|---|---|---|---|\n' >"$process_report"
+rc=0
+for c in "${CASES[@]}"; do
+  case "$c" in
+    kill:*|term:*) process_case "$c" ;;
+    *) store_case "$c" ;;
+  esac
 done
+cat "$process_report" >>"$report"
 cat "$report"
 log "report: $report"
 exit "$rc"

@@ -68,12 +68,22 @@ start_redis() {
 
 jar_of() { ls "$PERFLAB_ROOT/$1"/target/*.jar 2>/dev/null | grep -v -- '-plain\|original\|-tests\|-benchmarks' | head -n 1; }
 
+# a module's jar is built when it is missing or older than any main source or POM of the project's modules (what
+# the module builds from, its own and its dependencies', is among them), so `make up` after an edit serves the edit
+stale() {  # JAR
+  [ -n "$1" ] || return 0
+  [ -n "$(cd "$PERFLAB_ROOT" && find . \( -name .run -o -name node_modules -o -name .git -o -name target \) -prune -o \
+    \( -path '*/src/main/*' -o -name pom.xml \) -newer "$1" -print -quit)" ]
+}
+
 build_jars() {
   local missing=0 m
-  for m in "$@"; do [ -n "$(jar_of "$m")" ] || missing=1; done
+  for m in "$@"; do stale "$(jar_of "$m")" && missing=1; done
   if [ "$missing" = 1 ]; then
     log "building $*"
     (cd "$PERFLAB_ROOT" && ./mvnw -q -B -DskipTests -pl "$(IFS=,; echo "$*")" -am package)
+    # a jar Maven found up to date keeps its old time: mark each as built from today's sources
+    for m in "$@"; do m="$(jar_of "$m")" && [ -z "$m" ] || touch "$m"; done
   fi
 }
 

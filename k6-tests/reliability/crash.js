@@ -1,0 +1,140 @@
+// What callers see through the gateway while a service goes away and comes back (scripts/reliability.sh kills it
+// with -9 or stops it with SIGTERM, then starts it again): every answer is a success or a 503 problem+json with
+// Retry-After within BOUND_MS (no 500, no 502, no 504, no hang, no cut-off body); before and once the service is
+// back, every request succeeds. Every create that got a 2xx is printed (`CREATED <service> <id> <marker>`) so the
+// script can find each one in the store afterwards, exactly once.
+//
+//   SERVICE    shortener | route: its creates and reads; for the route also STREAMS (2) callers reading a 20,000-point
+//              route's points back to back, long answers in flight at the signal
+//   START_MS   the run's time zero (epoch ms), shared with the script that stops the service
+//   DOWN_AT    seconds: when the script signals the service; BACK_BY: by when it must be serving again
+//   RUN        a marker unique to this run, carried by every created record
+//   DURATION, RATE (iterations/s), BOUND_MS (the longest answer allowed, default 10000)
+import http from 'k6/http';
+import { check, fail } from 'k6';
+import { Counter, Rate } from 'k6/metrics';
+import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
+import { summaries } from '../lib/summary.js';
+
+const bad = new Counter('crash_bad_answers');
+const refused = new Counter('crash_refused_503');
+const created = new Counter('crash_created');
+const served = new Rate('crash_served_before_and_after');
+const inFlight = new Counter('crash_in_flight_at_signal');
+const inFlightServed = new Counter('crash_in_flight_served');
+
+const SERVICE = __ENV.SERVICE || 'shortener';
+const START_MS = Number(__ENV.START_MS || Date.now());
+const DOWN_AT = Number(__ENV.DOWN_AT || 5);
+const BACK_BY = Number(__ENV.BACK_BY || 40);
+const RUN = __ENV.RUN || `${Date.now()}`;
+const BOUND_MS = Number(__ENV.BOUND_MS || 10000);
+const POINTS = 20000; // the seed's route size: a points answer takes long enough to be in flight at the signal
+
+const scenarios = {
+  crash: {
+    executor: 'constant-arrival-rate', rate: Number(__ENV.RATE || 10), timeUnit: '1s',
+    duration: __ENV.DURATION || '60s', preAllocatedVUs: 10, maxVUs: 200,
+  },
+};
+// the route's readers stream points back to back, so there are always answers in flight when the signal comes
+if (SERVICE === 'route') {
+  scenarios.streams = { executor: 'constant-vus', vus: Number(__ENV.STREAMS || 2), duration: __ENV.DURATION || '60s', exec: 'stream' };
+}
+
+export const options = {
+  scenarios,
+  thresholds: {
+    crash_bad_answers: ['count==0'],
+    crash_served_before_and_after: ['rate>0.99'],
+    crash_created: ['count>0'],
+  },
+  summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+};
+
+const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const line = (n) => Array.from({ length: n }, (_, i) => ({ lat: 37.5 + i * 0.00001, lng: 127.0 + i * 0.00001 }));
+
+export function setup() {
+  const probe = SERVICE === 'route' ? '/v1/routes/0' : '/v1/short-links/none';
+  requireService(http, probe, { headers: authHeaders() });
+  if (SERVICE === 'route') {
+    const res = http.post(`${BASE_URL}/v1/routes`, JSON.stringify({ name: `crash-${RUN}-long`, bus: 'b', stops: [], points: line(POINTS) }),
+      { headers: authHeaders(JSON_HEADERS), timeout: '60s' });
+    if (res.status !== 201) fail(`setup: POST /v1/routes answered ${res.status}: ${res.body}`);
+    return { id: res.json().id };
+  }
+  const res = http.post(`${BASE_URL}/v1/short-links`, JSON.stringify({ url: `https://example.com/crash/${RUN}/read` }),
+    { headers: authHeaders(JSON_HEADERS) });
+  if (res.status !== 201) fail(`setup: POST /v1/short-links answered ${res.status}: ${res.body}`);
+  return { code: res.json().code };
+}
+
+function requests(data) {
+  const marker = `${RUN}-${__VU}-${__ITER}`;
+  const get = (path, name) => () => http.get(`${BASE_URL}${path}`, { headers: authHeaders(), timeout: '30s', tags: { name } });
+  const post = (path, body, name) => () => http.post(`${BASE_URL}${path}`, JSON.stringify(body),
+    { headers: authHeaders(JSON_HEADERS), timeout: '30s', tags: { name } });
+  if (SERVICE === 'route') {
+    return [
+      ['route create', post('/v1/routes', { name: `crash-${marker}`, bus: 'b', stops: [], points: line(20) }, 'create'),
+        (res) => ({ id: res.json().id, marker: `crash-${marker}` })],
+      ['route read', get(`/v1/routes/${data.id}`, 'read'), null],
+      ['points stream', get(`/v1/routes/${data.id}/points`, 'points'), null,
+        (res) => { try { return res.json().length === POINTS; } catch (e) { return false; } }],
+    ];
+  }
+  const url = `https://example.com/crash/${marker}`;
+  return [
+    ['link create', post('/v1/short-links', { url }, 'create'), (res) => ({ id: res.json().code, marker: url })],
+    ['link describe', get(`/v1/short-links/${data.code}`, 'describe'), null],
+  ];
+}
+
+function judge(what, call, record, whole) {
+  const sent = Date.now();
+  const res = call();
+  const end = Date.now();
+  const t = (end - START_MS) / 1000;
+  const phase = t < DOWN_AT ? 'before' : t < BACK_BY ? 'down' : 'after';
+  const ok = res.status >= 200 && res.status < 300;
+  const complete = !ok || !whole || whole(res);
+  const no = res.status === 503 && String(res.headers['Content-Type']).startsWith('application/problem+json')
+    && !!res.headers['Retry-After'];
+  const bounded = res.timings.duration <= BOUND_MS;
+  if (!check(res, { [`${what}: a whole success or a 503 problem+json with Retry-After, within ${BOUND_MS} ms`]: () => (ok || no) && complete && bounded })) {
+    bad.add(1, { what, phase });
+    console.warn(`${phase} ${what}: ${res.status}${complete ? '' : ' (body cut short)'} in ${Math.round(res.timings.duration)} ms at ${t.toFixed(1)} s ${res.error || ''} ${String(res.body).slice(0, 160)}`);
+  }
+  if (no) refused.add(1, { what, phase });
+  // sent before the signal and answered after it: what SIGTERM must let finish
+  const signal = START_MS + DOWN_AT * 1000;
+  if (sent < signal && end > signal) {
+    inFlight.add(1, { what });
+    if (ok && complete) inFlightServed.add(1, { what });
+  }
+  if (ok && record) {
+    const r = record(res);
+    created.add(1);
+    console.log(`CREATED ${SERVICE} ${r.id} ${r.marker}`);
+  }
+  if (phase !== 'down') {
+    served.add(ok, { what, phase });
+    if (!ok) console.warn(`${phase} ${what}: not served, ${res.status} in ${Math.round(res.timings.duration)} ms at ${t.toFixed(1)} s`);
+  }
+}
+
+export default function (data) {
+  for (const [what, call, record, whole] of requests(data)) {
+    if (what !== 'points stream') judge(what, call, record, whole);
+  }
+}
+
+export function stream(data) {
+  const [what, call, record, whole] = requests(data).find(([w]) => w === 'points stream');
+  judge(what, call, record, whole);
+}
+
+export function handleSummary(data) {
+  return summaries(data, __ENV.SUMMARY_NAME || `crash-${SERVICE}`);
+}
