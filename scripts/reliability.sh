@@ -15,11 +15,11 @@
 # through the gateway (k6-tests/reliability/crash.js), by kill -9 (a crash) or SIGTERM (a rollout), and is started
 # again. It fails unless every answer is a whole success or a 503 problem+json with Retry-After within BOUND_MS (with
 # SIGTERM, what was in flight completes: a points stream is read to its last point), every request succeeds before
-# and once it is back, and every create answered 2xx is found afterwards through the API with what was sent, once
-# in the store (route: counted by its unique name in MariaDB).
+# and once it is back, and every create answered 2xx is found afterwards with what was sent, once (route and
+# notifier: read back from MariaDB by a unique marker; shortener: through the API).
 #
 #   scripts/reliability.sh [mariadb|mongo-wire|redis|kill:<svc>|term:<svc> ...]
-#     (make reliability: every store, kill and term of the shortener and the route; make test: shorter outages)
+#     (make reliability: every store, kill and term of the shortener, the route and the notifier)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -30,7 +30,7 @@ OUTAGE_FOR=${OUTAGE_FOR:-20}
 AFTER=${AFTER:-10}
 READY_WITHIN=${READY_WITHIN:-60}
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(mariadb mongo-wire redis kill:shortener kill:route term:shortener term:route)
+[ ${#CASES[@]} -gt 0 ] || CASES=(mariadb mongo-wire redis kill:shortener kill:route kill:notifier term:shortener term:route term:notifier)
 BACK_WITHIN=${BACK_WITHIN:-40}
 
 scripts/stack.sh status | grep '^gateway running' >/dev/null || { log "the stack is not up: make up first"; exit 1; }
@@ -109,25 +109,51 @@ PY
   fi
 }
 
-# the records a create answered 2xx for, each looked up through the API (and, for routes, counted in MariaDB)
+# the records a create answered 2xx for: a MySQL service's rows are read back by their unique marker (found, and
+# stored once); a link (MongoDB, no unique field to count by) is looked up through the API
 verify_created() {  # SERVICE LOG -> "found missing duplicated"
-  local svc=$1 found=0 missing=0 dup=n/a id marker got token
-  token="$(scripts/jwt.sh token alice 1 3600)"
-  while read -r _ _ id marker; do
-    if [ "$svc" = route ]; then
-      got="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$PERFLAB_GATEWAY_PORT/v1/routes/$id" \
-        | python3 -c 'import json,sys; print(json.load(sys.stdin).get("name",""))' 2>/dev/null)"
-    else
-      got="$(curl -s -H "Authorization: Bearer $token" "http://127.0.0.1:$PERFLAB_GATEWAY_PORT/v1/short-links/$id" \
-        | python3 -c 'import json,sys; print(json.load(sys.stdin).get("url",""))' 2>/dev/null)"
-    fi
-    if [ "$got" = "$marker" ]; then found=$((found + 1)); else missing=$((missing + 1)); echo "    not found: $id ($marker): '$got'" >&2; fi
-  done < <(grep -o "CREATED $svc [^ ]* [^ \"]*" "$2")
-  if [ "$svc" = route ]; then
-    dup=$(mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N -e \
-      "SELECT COUNT(*) FROM (SELECT name FROM route WHERE name LIKE 'crash-$RUN_ID-%' GROUP BY name HAVING COUNT(*) > 1) d")
+  local svc=$1 table token db tbl col
+  case "$svc" in
+    route) table="perflab_route route name" ;;
+    notifier) table="perflab_notifier guestbook message" ;;
+  esac
+  if [ -n "${table:-}" ]; then
+    read -r db tbl col <<<"$table"
+    mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot "$db" -N -B -e \
+      "SELECT id, $col FROM $tbl WHERE $col LIKE 'crash-$RUN_ID-%'" >"$results/$svc-rows.tsv"
   fi
-  echo "$found $missing $dup"
+  token="$(scripts/jwt.sh token alice 1 3600)"
+  grep -o "CREATED $svc [^ ]* [^ \"]*" "$2" >"$results/$svc-created.txt" || true
+  python3 - "$svc" "$results/$svc-created.txt" "$results/$svc-rows.tsv" "$token" "http://127.0.0.1:$PERFLAB_GATEWAY_PORT" <<'PY'
+import collections, json, sys, urllib.request
+svc, created_file, rows_file, token, base = sys.argv[1:6]
+created = [line.split()[2:4] for line in open(created_file) if line.strip()]
+found = missing = 0
+if svc == "shortener":
+    for code, url in created:
+        req = urllib.request.Request(f"{base}/v1/short-links/{code}", headers={"Authorization": f"Bearer {token}"})
+        try:
+            got = json.load(urllib.request.urlopen(req, timeout=10)).get("url")
+        except Exception as e:
+            got = repr(e)
+        if got == url:
+            found += 1
+        else:
+            missing += 1
+            print(f"    not found: {code} ({url}): {got}", file=sys.stderr)
+    print(found, missing, "n/a")
+else:
+    rows = [line.rstrip("\n").split("\t", 1) for line in open(rows_file) if line.strip()]
+    by_id = {int(i): m for i, m in rows}
+    twice = sum(1 for n in collections.Counter(m for _, m in rows).values() if n > 1)
+    for i, marker in created:
+        if by_id.get(int(i)) == marker:
+            found += 1
+        else:
+            missing += 1
+            print(f"    not found: {i} ({marker}): {by_id.get(int(i))}", file=sys.stderr)
+    print(found, missing, twice)
+PY
 }
 
 process_case() {  # kill:<service> | term:<service>
@@ -175,7 +201,7 @@ PY
     rc=1; log "$how:$svc: FAILED"; printf '  %s\n' "${problems[@]}"
     grep -m 10 'level=warning' "$log_file" | sed 's/^/    /' || true
   else
-    log "$how:$svc: $total requests, $inflight_ok of $inflight in flight at the signal served, $refused refused with 503 while it was away, 0 bad answers; $created creates answered 2xx, all $found found$([ "$svc" = route ] && echo " once"); serving again ${back} s after"
+    log "$how:$svc: $total requests, $inflight_ok of $inflight in flight at the signal served, $refused refused with 503 while it was away, 0 bad answers; $created creates answered 2xx, all $found found$([ "$svc" = shortener ] || echo " once"); serving again ${back} s after"
   fi
 }
 
@@ -188,7 +214,9 @@ for c in "${CASES[@]}"; do
     *) store_case "$c" ;;
   esac
 done
-cat "$process_report" >>"$report"
+# each table only if a case of its kind ran
+[ "$(wc -l <"$report")" -gt 2 ] || : >"$report"
+[ "$(wc -l <"$process_report")" -le 2 ] || cat "$process_report" >>"$report"
 cat "$report"
 log "report: $report"
 exit "$rc"

@@ -4,7 +4,7 @@
 // back, every request succeeds. Every create that got a 2xx is printed (`CREATED <service> <id> <marker>`) so the
 // script can find each one in the store afterwards, exactly once.
 //
-//   SERVICE    shortener | route: its creates and reads; for the route also STREAMS (2) callers reading a 20,000-point
+//   SERVICE    shortener | route | notifier: its creates (links, routes, guestbook signings) and reads; for the route also STREAMS (2) callers reading a 20,000-point
 //              route's points back to back, long answers in flight at the signal
 //   START_MS   the run's time zero (epoch ms), shared with the script that stops the service
 //   DOWN_AT    seconds: when the script signals the service; BACK_BY: by when it must be serving again
@@ -56,8 +56,13 @@ const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const line = (n) => Array.from({ length: n }, (_, i) => ({ lat: 37.5 + i * 0.00001, lng: 127.0 + i * 0.00001 }));
 
 export function setup() {
-  const probe = SERVICE === 'route' ? '/v1/routes/0' : '/v1/short-links/none';
+  const probe = { route: '/v1/routes/0', notifier: '/v1/events/0' }[SERVICE] || '/v1/short-links/none';
   requireService(http, probe, { headers: authHeaders() });
+  if (SERVICE === 'notifier') {
+    const res = http.post(`${BASE_URL}/v1/events`, JSON.stringify({ title: `crash ${RUN}` }), { headers: authHeaders(JSON_HEADERS) });
+    if (res.status !== 201) fail(`setup: POST /v1/events answered ${res.status}: ${res.body}`);
+    return { event: res.json().id };
+  }
   if (SERVICE === 'route') {
     const res = http.post(`${BASE_URL}/v1/routes`, JSON.stringify({ name: `crash-${RUN}-long`, bus: 'b', stops: [], points: line(POINTS) }),
       { headers: authHeaders(JSON_HEADERS), timeout: '60s' });
@@ -82,6 +87,13 @@ function requests(data) {
       ['route read', get(`/v1/routes/${data.id}`, 'read'), null],
       ['points stream', get(`/v1/routes/${data.id}/points`, 'points'), null,
         (res) => { try { return res.json().length === POINTS; } catch (e) { return false; } }],
+    ];
+  }
+  if (SERVICE === 'notifier') {
+    return [
+      ['guestbook signing', post(`/v1/events/${data.event}/guestbook`, { name: 'crash', phone: '01012345678', message: `crash-${marker}` }, 'sign'),
+        (res) => ({ id: res.json().id, marker: `crash-${marker}` })],
+      ['event read', get(`/v1/events/${data.event}`, 'read'), null],
     ];
   }
   const url = `https://example.com/crash/${marker}`;
