@@ -22,7 +22,9 @@ final class SmtpInbox {
 	static List<String> of(String email) {
 		HttpResponse<String> response = Gateway.send(HttpRequest.newBuilder(URI.create(API + "/api/user/"
 				+ URLEncoder.encode(email, StandardCharsets.UTF_8) + "/messages/INBOX/")).GET());
-		if (response.statusCode() == 404) {
+		// GreenMail (2.1) answers 400 "User '<address>' not found" for an address no mail reached yet (404 in other
+		// versions): the inbox is empty, not broken
+		if (response.statusCode() == 404 || response.statusCode() == 400 && response.body().contains("not found")) {
 			return List.of();
 		}
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
