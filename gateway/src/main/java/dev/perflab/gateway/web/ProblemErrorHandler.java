@@ -43,8 +43,11 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 					"The service did not answer in time", path);
 		}
 		if (ReadRetryFilter.unreachable(ex)) {
-			// a pod coming back or being replaced: worth asking again shortly
-			exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+			// a pod coming back or being replaced: worth asking again shortly (a response already under way keeps
+			// its headers: they are read-only once committed, and Problems.write leaves it as it is)
+			if (!exchange.getResponse().isCommitted()) {
+				exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+			}
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);
 		}
