@@ -45,6 +45,12 @@ dependents() {
 }
 ready() { curl -fs -o /dev/null "http://127.0.0.1:$(( $(service_port "$1") + 1000 ))/actuator/health/readiness"; }
 service_port() { local v; v=$(service_var "$1" PORT); echo "${!v}"; }
+# the counts of a k6 summary's counters, in the order asked (0 for a counter never added to)
+counts() {  # SUMMARY.json METRIC...
+  python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+print(*(int(m[k]["values"]["count"]) if k in m else 0 for k in sys.argv[2:]))' "$@"
+}
 pids() { for n in "${PERFLAB_SERVICES[@]}" gateway; do printf '%s=%s ' "$n" "$(cat "$PERFLAB_RUN/pids/$n.pid" 2>/dev/null)"; done; }
 
 results="$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-reliability"
@@ -83,13 +89,7 @@ store_case() {  # STORE
   k6_rc=0; wait "$k6_pid" || k6_rc=$?
   after_pids=$(pids)
   summary="$results/outage-$store-summary.json"
-  read -r total refused badn < <(python3 - "$summary" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))["metrics"]
-val = lambda k, f: int(m[k]["values"][f]) if k in m else 0
-print(val("http_reqs", "count"), val("outage_refused_503", "count"), val("outage_bad_answers", "count"))
-PY
-)
+  read -r total refused badn < <(counts "$summary" http_reqs outage_refused_503 outage_bad_answers)
   problems=()
   [ "$k6_rc" = 0 ] || problems+=("k6 exit $k6_rc (thresholds: no bad answer, every request served before and after; see $results/$store.log)")
   for n in "${needs[@]}"; do [ -n "${unready[$n]:-}" ] || problems+=("$n stayed ready while $store was down"); done
@@ -179,14 +179,8 @@ process_case() {  # kill:<service> | term:<service>
   fi
   scripts/stack.sh start "$svc" >/dev/null && back=$(( ($(date +%s%3N) - down_ms) / 1000 ))
   wait "$k6_pid" || k6_rc=$?
-  read -r total refused badn created inflight inflight_ok < <(python3 - "$results/$how-$svc-summary.json" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))["metrics"]
-val = lambda k, f: int(m[k]["values"][f]) if k in m else 0
-print(val("http_reqs", "count"), val("crash_refused_503", "count"), val("crash_bad_answers", "count"), val("crash_created", "count"),
-      val("crash_in_flight_at_signal", "count"), val("crash_in_flight_served", "count"))
-PY
-)
+  read -r total refused badn created inflight inflight_ok < <(counts "$results/$how-$svc-summary.json" http_reqs \
+    crash_refused_503 crash_bad_answers crash_created crash_in_flight_at_signal crash_in_flight_served)
   read -r found missing dup < <(verify_created "$svc" "$log_file")
   [ "$k6_rc" = 0 ] || problems+=("k6 exit $k6_rc (thresholds: no bad answer, every request served before and after; see $log_file)")
   [ -n "$back" ] && [ "$back" -le "$BACK_WITHIN" ] || problems+=("$svc was not serving within ${BACK_WITHIN} s (${back:-never})")
