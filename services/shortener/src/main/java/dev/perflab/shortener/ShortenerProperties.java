@@ -18,7 +18,8 @@ import dev.perflab.platform.LabSwitches;
  * @param edge how long the gateway may answer a redirect without asking again, and how long a delete waits for
  * every gateway to drop it
  * @param hits batching of hit counts
- * @param worker the lease of this replica's Snowflake worker id
+ * @param worker the lease of this replica's Snowflake worker id: its time to live, how often it is renewed, how far the
+ * clock may step back before ids are refused, and how long a start waits for Redis to grant it
  */
 @ConfigurationProperties("perflab.shortener")
 public record ShortenerProperties(@DefaultValue("snowflake") IdStrategy idStrategy,
@@ -54,6 +55,6 @@ public record ShortenerProperties(@DefaultValue("snowflake") IdStrategy idStrate
 	}
 
 	public record Worker(@DefaultValue("30s") Duration leaseTtl, @DefaultValue("10s") Duration renewEvery,
-			@DefaultValue("50ms") Duration maxClockRollback) {
+			@DefaultValue("50ms") Duration maxClockRollback, @DefaultValue("60s") Duration acquireWithin) {
 	}
 }

@@ -15,7 +15,8 @@ class ShortenerPropertiesTest {
 				"http://127.0.0.1:8080", key, new ShortenerProperties.Cache(Duration.ofMinutes(10), Duration.ofSeconds(30)),
 				new ShortenerProperties.Edge(Duration.ofSeconds(30), Duration.ofSeconds(2)),
 				new ShortenerProperties.Hits(Duration.ofSeconds(1)),
-				new ShortenerProperties.Worker(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofMillis(50)));
+				new ShortenerProperties.Worker(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofMillis(50),
+						Duration.ofSeconds(60)));
 		assertThat(properties.toString()).doesNotContain(key).contains("codeKey=(set)").contains("idStrategy=SNOWFLAKE");
 	}
 }

@@ -18,7 +18,7 @@ class IdConfiguration {
 
 		@Bean(destroyMethod = "release")
 		WorkerIdLease workerIdLease(StringRedisTemplate redis, ShortenerProperties properties) {
-			return new WorkerIdLease(redis, properties.worker().leaseTtl());
+			return new WorkerIdLease(redis, properties.worker().leaseTtl(), properties.worker().acquireWithin());
 		}
 
 		@Bean

@@ -7,6 +7,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.core.retry.RetryListener;
+import org.springframework.core.retry.RetryPolicy;
+import org.springframework.core.retry.RetryTemplate;
+import org.springframework.core.retry.Retryable;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.http.HttpHeaders;
@@ -18,7 +24,8 @@ import dev.perflab.platform.ProblemException;
  * Leases one of the 1,024 Snowflake worker ids per replica in Redis ({@code SET NX PX}), renews it, and stops
  * handing out ids once the lease could have expired: two replicas never share a worker id, so they never make the
  * same id in the same millisecond. A lease that lapsed while Redis was away is taken back when it returns, unless
- * another replica holds that id by then.
+ * another replica holds that id by then. A replica that starts while Redis does not answer yet (it starts beside it,
+ * or under a load that slows its handshake) keeps asking for up to {@code acquireWithin} before it gives up its start.
  */
 public class WorkerIdLease {
 
@@ -46,9 +53,32 @@ public class WorkerIdLease {
 	private final AtomicLong validUntilNanos = new AtomicLong();
 
 	public WorkerIdLease(StringRedisTemplate redis, Duration ttl) {
+		this(redis, ttl, Duration.ZERO);
+	}
+
+	public WorkerIdLease(StringRedisTemplate redis, Duration ttl, Duration acquireWithin) {
 		this.redis = redis;
 		this.ttl = ttl;
-		this.workerId = acquire();
+		this.workerId = acquireWithin.isPositive() ? retrying(acquireWithin).invoke(this::acquire) : acquire();
+	}
+
+	/** Retries while Redis cannot be reached or does not answer, with a growing pause, for {@code within} at most. */
+	private static RetryTemplate retrying(Duration within) {
+		RetryTemplate retry = new RetryTemplate(RetryPolicy.builder()
+			.includes(RedisConnectionFailureException.class, QueryTimeoutException.class)
+			.maxRetries(Long.MAX_VALUE)
+			.timeout(within)
+			.delay(Duration.ofMillis(250))
+			.multiplier(2)
+			.maxDelay(Duration.ofSeconds(4))
+			.build());
+		retry.setRetryListener(new RetryListener() {
+			@Override
+			public void onRetryFailure(RetryPolicy policy, Retryable<?> retryable, Throwable failure) {
+				log.warn("Redis did not answer the Snowflake worker id lease yet ({}); asking again", failure.getMessage());
+			}
+		});
+		return retry;
 	}
 
 	private int acquire() {

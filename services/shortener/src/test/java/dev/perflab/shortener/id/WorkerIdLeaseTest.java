@@ -1,5 +1,10 @@
 package dev.perflab.shortener.id;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
@@ -14,6 +20,9 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -123,6 +132,114 @@ class WorkerIdLeaseTest {
 		lease.renew();
 		lease.ensureHeld();
 		assertThat(redis.opsForValue().get(KEY + lease.workerId())).as("the lease is this replica's again").isNotEqualTo(SOMEONE_ELSE).isNotNull();
+	}
+
+	/**
+	 * A replica started while Redis does not answer yet (here: nothing listens on its port for the first 1.5 s, then
+	 * a relay to the real Redis does) waits for it and takes a lease; without the retry its start fails at once.
+	 */
+	@Test
+	void aReplicaStartedBeforeRedisAnswersTakesItsLeaseOnceItDoes() throws Exception {
+		LettuceConnectionFactory real = (LettuceConnectionFactory) redis.getConnectionFactory();
+		int port;
+		try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			port = probe.getLocalPort();
+		}
+		LettuceConnectionFactory late = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", port));
+		late.afterPropertiesSet();
+		late.start();
+		try (ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+				Relay relay = new Relay(port, real.getHostName(), real.getPort())) {
+			long started = System.nanoTime();
+			later.schedule(relay::open, 1500, TimeUnit.MILLISECONDS);
+			WorkerIdLease lease = new WorkerIdLease(new StringRedisTemplate(late), Duration.ofSeconds(30),
+					Duration.ofSeconds(30));
+			assertThat(Duration.ofNanos(System.nanoTime() - started)).as("it waited for Redis")
+				.isGreaterThanOrEqualTo(Duration.ofMillis(1500));
+			assertThat(lease.workerId()).isNotEqualTo(applicationLease.workerId());
+			lease.ensureHeld();
+			lease.release();
+		}
+		finally {
+			late.destroy();
+		}
+	}
+
+	@Test
+	void aStartGivesUpWhenRedisNeverAnswers() throws Exception {
+		int port;
+		try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			port = probe.getLocalPort();
+		}
+		LettuceConnectionFactory nowhere = new LettuceConnectionFactory(
+				new RedisStandaloneConfiguration("127.0.0.1", port));
+		nowhere.afterPropertiesSet();
+		nowhere.start();
+		try {
+			assertThatThrownBy(() -> new WorkerIdLease(new StringRedisTemplate(nowhere), Duration.ofSeconds(30),
+					Duration.ofSeconds(1)))
+				.isInstanceOf(RedisConnectionFailureException.class);
+		}
+		finally {
+			nowhere.destroy();
+		}
+	}
+
+	/** Listens on a port only once opened, and relays each connection to Redis. */
+	static final class Relay implements AutoCloseable {
+
+		private final int port;
+
+		private final String host;
+
+		private final int target;
+
+		private volatile ServerSocket server;
+
+		Relay(int port, String host, int target) {
+			this.port = port;
+			this.host = host;
+			this.target = target;
+		}
+
+		void open() {
+			try {
+				server = new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
+			}
+			catch (IOException e) {
+				throw new UncheckedIOException(e);
+			}
+			Thread.ofVirtual().start(() -> {
+				while (!server.isClosed()) {
+					try {
+						Socket in = server.accept();
+						Socket out = new Socket(host, target);
+						Thread.ofVirtual().start(() -> pipe(in, out));
+						Thread.ofVirtual().start(() -> pipe(out, in));
+					}
+					catch (IOException e) {
+						return;
+					}
+				}
+			});
+		}
+
+		private static void pipe(Socket from, Socket to) {
+			try (from; to) {
+				from.getInputStream().transferTo(to.getOutputStream());
+			}
+			catch (IOException e) {
+				// one side closed: so is the other
+			}
+		}
+
+		@Override
+		public void close() throws IOException {
+			if (server != null) {
+				server.close();
+			}
+		}
 	}
 
 	private WorkerIdLease lease() {
