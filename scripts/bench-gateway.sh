@@ -38,7 +38,7 @@ if [ "$mode" = cold ]; then
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
   env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
-    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" ${PERFLAB_BENCH_A_ENV:-} java -jar "$out/gateway-cold.jar" >"$out/cold-gateway.log" 2>&1 &
+    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" ${PERFLAB_BENCH_A_ENV:-} java -jar "$(launch_jar "$out/gateway-cold.jar")" >"$out/cold-gateway.log" 2>&1 &
   cold_pid=$!
   trap 'kill $cold_pid 2>/dev/null || true' EXIT
   trap 'exit 1' INT TERM
@@ -95,7 +95,7 @@ start_proxy() { # port jar extra-env log
   env SERVER_PORT="$1" MANAGEMENT_SERVER_PORT="$(mgmt_port "$1")" PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false \
     PERFLAB_GATEWAY_RATE_LIMIT_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 \
     PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 \
-    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" $3 java -jar "$2" >"$4" 2>&1 &
+    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" $3 java -jar "$(launch_jar "$2")" >"$4" 2>&1 &
 }
 cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-a.jar"   # a copy: a rebuild must not pull the jar from under it
 start_proxy "$PROXY_PORT" "$out/gateway-a.jar" "${PERFLAB_BENCH_A_ENV:-}" "$out/proxy-gateway.log"; proxy_pid=$!

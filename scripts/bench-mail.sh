@@ -24,7 +24,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 start_mail() { # port name extra-args...
   local port=$1 name=$2; shift 2
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-    java -jar services/mail/target/mail.jar "$@" >"$out/mail-$name.log" 2>&1 &
+    java -jar "$(launch_jar services/mail/target/mail.jar)" "$@" >"$out/mail-$name.log" 2>&1 &
   pids+=($!)
   until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
     kill -0 "${pids[-1]}" 2>/dev/null || { echo "mail ($name) failed to start, see $out/mail-$name.log"; exit 1; }

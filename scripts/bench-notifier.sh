@@ -101,7 +101,7 @@ if [ "$TARGET" = direct ]; then
       MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")" SPRING_PROFILES_ACTIVE=local \
       PERFLAB_NOTIFIER_SMS_URL="http://127.0.0.1:$SINK_PORT/sms" PERFLAB_NOTIFIER_SMTP_PORT="$SLOW_SMTP_PORT" \
       JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS -XX:SharedArchiveFile=$OUT/notifier.jsa -XX:+AutoCreateSharedArchive" \
-      java -jar "$OUT/notifier.jar" --logging.structured.format.console= >>"$OUT/notifier-$port.log" 2>&1 &
+      java -jar "$(launch_jar "$OUT/notifier.jar")" --logging.structured.format.console= >>"$OUT/notifier-$port.log" 2>&1 &
     echo $! >"$OUT/run-notifier-$port.pid"
     disown   # its kill -9 is the test, not news
   }

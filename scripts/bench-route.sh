@@ -29,7 +29,7 @@ start_route() { # port name extra-args...
   local port=$1 name=$2; shift 2
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local \
     JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-    java -jar "$out/route.jar" --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
+    java -jar "$(launch_jar "$out/route.jar")" --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
   pids+=($!)
   until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
     kill -0 "${pids[-1]}" 2>/dev/null || { echo "route ($name) failed to start, see $out/route-$name.log"; exit 1; }
@@ -44,7 +44,7 @@ start_route 18303 seed --perflab.route.points-fetch=interface-projection --perfl
 cp gateway/target/gateway.jar "$out/gateway.jar"
 PERFLAB_GATEWAY_SERVICES_ROUTE=http://127.0.0.1:18301 SERVER_PORT=18304 MANAGEMENT_SERVER_PORT=$(mgmt_port 18304) \
   SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-  java -jar "$out/gateway.jar" --perflab.identity.signing-key="file:$PERFLAB_IDENTITY_DIR/gateway.key" \
+  java -jar "$(launch_jar "$out/gateway.jar")" --perflab.identity.signing-key="file:$PERFLAB_IDENTITY_DIR/gateway.key" \
   --perflab.gateway.rate-limit.replenish-rate=1000000 --perflab.gateway.rate-limit.burst-capacity=1000000 \
   --logging.structured.format.console= >"$out/gateway.log" 2>&1 &
 pids+=($!)

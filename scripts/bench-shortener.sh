@@ -20,7 +20,7 @@ trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 for spec in snowflake:18084 mongo-sequence:18085; do
   strategy=${spec%%:*}; port=${spec##*:}
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) PERFLAB_SHORTENER_IDSTRATEGY=$strategy JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-    java -jar services/shortener/target/shortener.jar >"$out/shortener-$strategy.log" 2>&1 &
+    java -jar "$(launch_jar services/shortener/target/shortener.jar)" >"$out/shortener-$strategy.log" 2>&1 &
   pids+=($!)
 done
 for port in 18084 18085; do

@@ -73,3 +73,17 @@ export PATH="$JAVA_HOME/bin:$PATH"
 mgmt_port() { echo $(($1 + 1000)); }
 
 log() { printf '\033[1m[perflab]\033[0m %s\n' "$*" >&2; }
+
+# A Spring Boot jar to launch the way the images run it: extracted (`-Djarmode=tools extract`, once per build of the
+# jar), its classes and libraries on a plain classpath, not inside the nested jar. Under load on virtual threads, the
+# nested jar's class loading could deadlock: every carrier thread blocked in class loading on a lock whose holder,
+# unmounted, waited for a carrier (seen: a shortener hung for good on its first requests after a start).
+# Prints the jar to give `java -jar`.
+launch_jar() {  # JAR
+  local jar=$1 dir="${1%.jar}.extracted"
+  if [ ! -f "$dir/$(basename "$jar")" ] || [ "$jar" -nt "$dir/$(basename "$jar")" ]; then
+    rm -rf "$dir"
+    java -Djarmode=tools -jar "$jar" extract --destination "$dir" >/dev/null || return 1
+  fi
+  echo "$dir/$(basename "$jar")"
+}

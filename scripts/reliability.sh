@@ -14,12 +14,14 @@
 # kill:<service> and term:<service>: the service itself goes away under a bounded load of its creates and reads
 # through the gateway (k6-tests/reliability/crash.js), by kill -9 (a crash) or SIGTERM (a rollout), and is started
 # again. It fails unless every answer is a whole success or a 503 problem+json with Retry-After within BOUND_MS (with
-# SIGTERM, what was in flight completes: a points stream is read to its last point), every request succeeds before
+# SIGTERM, what was in flight completes: a points stream or an EML is read to its last byte), every request succeeds before
 # and once it is back, and every create answered 2xx is found afterwards with what was sent, once (route and
-# notifier: read back from MariaDB by a unique marker; shortener: through the API).
+# notifier: read back from MariaDB by a unique marker; shortener: through the API). Mail and send: a mail sent is found
+# in mail's store by its subject and must reach its recipient at the SMTP server (scripts/delivery-count.py) within
+# DELIVERED_WITHIN seconds, once (after kill -9 a message may go again, with the same Message-ID).
 #
 #   scripts/reliability.sh [mariadb|mongo-wire|redis|kill:<svc>|term:<svc> ...]
-#     (make reliability: every store, kill and term of the shortener, the route and the notifier)
+#     (make reliability: every store, kill and term of the shortener, the route, the notifier, mail and send)
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -30,8 +32,10 @@ OUTAGE_FOR=${OUTAGE_FOR:-20}
 AFTER=${AFTER:-10}
 READY_WITHIN=${READY_WITHIN:-60}
 CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(mariadb mongo-wire redis kill:shortener kill:route kill:notifier term:shortener term:route term:notifier)
+[ ${#CASES[@]} -gt 0 ] || CASES=(mariadb mongo-wire redis kill:shortener kill:route kill:notifier kill:mail kill:send
+  term:shortener term:route term:notifier term:mail term:send)
 BACK_WITHIN=${BACK_WITHIN:-40}
+DELIVERED_WITHIN=${DELIVERED_WITHIN:-60}
 
 scripts/stack.sh status | grep '^gateway running' >/dev/null || { log "the stack is not up: make up first"; exit 1; }
 
@@ -50,6 +54,12 @@ counts() {  # SUMMARY.json METRIC...
   python3 -c 'import json, sys
 m = json.load(open(sys.argv[1]))["metrics"]
 print(*(int(m[k]["values"]["count"]) if k in m else 0 for k in sys.argv[2:]))' "$@"
+}
+# fields of a JSON object, in the order asked ("?" for one it lacks)
+field() {  # JSON FIELD...
+  python3 -c 'import json, sys
+o = json.loads(sys.argv[1] or "{}")
+print(*(o.get(k, "?") for k in sys.argv[2:]))' "$@"
 }
 pids() { for n in "${PERFLAB_SERVICES[@]}" gateway; do printf '%s=%s ' "$n" "$(cat "$PERFLAB_RUN/pids/$n.pid" 2>/dev/null)"; done; }
 
@@ -112,15 +122,17 @@ store_case() {  # STORE
 # the records a create answered 2xx for: a MySQL service's rows are read back by their unique marker (found, and
 # stored once); a link (MongoDB, no unique field to count by) is looked up through the API
 verify_created() {  # SERVICE LOG -> "found missing duplicated"
-  local svc=$1 table token db tbl col
+  local svc=$1 table token db tbl id col
   case "$svc" in
-    route) table="perflab_route route name" ;;
-    notifier) table="perflab_notifier guestbook message" ;;
+    route) table="perflab_route route id name" ;;
+    notifier) table="perflab_notifier guestbook id message" ;;
+    # a sent mail's subject is `crash-<run> <vu>-<iter>`, its marker the same with a dash
+    mail|send) table="perflab_mail mail_content no REPLACE(subject,CHAR(32),'-')" ;;
   esac
   if [ -n "${table:-}" ]; then
-    read -r db tbl col <<<"$table"
+    read -r db tbl id col <<<"$table"
     mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot "$db" -N -B -e \
-      "SELECT id, $col FROM $tbl WHERE $col LIKE 'crash-$RUN_ID-%'" >"$results/$svc-rows.tsv"
+      "SELECT $id, $col FROM $tbl WHERE $col LIKE 'crash-$RUN_ID-%'" >"$results/$svc-rows.tsv"
   fi
   token="$(scripts/jwt.sh token alice 1 3600)"
   grep -o "CREATED $svc [^ ]* [^ \"]*" "$2" >"$results/$svc-created.txt" || true
@@ -158,7 +170,7 @@ PY
 
 process_case() {  # kill:<service> | term:<service>
   local how=${1%%:*} svc=${1#*:} start_ms down_ms back="" k6_pid k6_rc=0 total refused badn created found missing dup
-  local pid inflight inflight_ok
+  local pid inflight inflight_ok cut
   local log_file="$results/$how-$svc.log" problems=()
   RUN_ID="$(date +%s%N)"
   log "$svc $([ "$how" = kill ] && echo "killed (kill -9)" || echo "stopped (SIGTERM)") under load at ${OUTAGE_AT} s, started again at once"
@@ -167,9 +179,12 @@ process_case() {  # kill:<service> | term:<service>
   local tokens n
   tokens="$(scripts/jwt.sh token alice 1 3600)"
   if [ "$svc" = route ]; then for n in 1 2 3 4 5 6 7; do tokens+=" $(scripts/jwt.sh token "crash-reader-$n" 1 3600)"; done; fi
+  # mail's EML streams read the seeded mails of three other users of office 1, each its own
+  local readers=""
+  if [ "$svc" = mail ]; then for n in bob user3 user4; do readers+=" $(scripts/jwt.sh token "$n" 1 3600)"; done; fi
   start_ms=$(( $(date +%s%3N) + 3000 ))
   "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
-    -e CALLER_TOKENS="$tokens" -e SERVICE="$svc" -e START_MS="$start_ms" -e RUN="$RUN_ID" \
+    -e CALLER_TOKENS="$tokens" -e READER_TOKENS="$readers" -e SERVICE="$svc" -e HOW="$how" -e START_MS="$start_ms" -e RUN="$RUN_ID" \
     -e DOWN_AT="$OUTAGE_AT" -e BACK_BY=$(( OUTAGE_AT + BACK_WITHIN )) -e DURATION="$(( OUTAGE_AT + BACK_WITHIN + AFTER ))s" \
     -e SUMMARY_DIR="$results" -e SUMMARY_NAME="$how-$svc" k6-tests/reliability/crash.js >"$log_file" 2>&1 &
   k6_pid=$!
@@ -184,28 +199,46 @@ process_case() {  # kill:<service> | term:<service>
   fi
   scripts/stack.sh start "$svc" >/dev/null && back=$(( ($(date +%s%3N) - down_ms) / 1000 ))
   wait "$k6_pid" || k6_rc=$?
-  read -r total refused badn created inflight inflight_ok < <(counts "$results/$how-$svc-summary.json" http_reqs \
-    crash_refused_503 crash_bad_answers crash_created crash_in_flight_at_signal crash_in_flight_served)
+  read -r total refused badn created inflight inflight_ok cut < <(counts "$results/$how-$svc-summary.json" http_reqs \
+    crash_refused_503 crash_bad_answers crash_created crash_in_flight_at_signal crash_in_flight_served crash_cut_at_kill)
   read -r found missing dup < <(verify_created "$svc" "$log_file")
+  # a sent mail must also reach its recipient: every committed one at the SMTP server (GreenMail), once; after kill -9
+  # a message may go out again, with the same Message-ID (at-least-once), never under SIGTERM
+  local delivered="n/a" count committed once dmissing ddup dsame orphan
+  if [ "$svc" = mail ] || [ "$svc" = send ]; then
+    for _ in $(seq 1 $(( DELIVERED_WITHIN * 2 ))); do
+      count=$(scripts/delivery-count.py "crash-$RUN_ID" --json || true)
+      [ "$(field "$count" missing)" != 0 ] || break
+      sleep 0.5
+    done
+    echo "$count" >"$results/$how-$svc-delivery.json"
+    read -r committed once dmissing ddup dsame orphan < <(field "$count" committed_mails delivered_once missing \
+      duplicates duplicates_with_same_message_id without_committed_mail)
+    delivered="$once of $committed once, $ddup again"
+    [ "$dmissing" = 0 ] && [ "$orphan" = 0 ] || problems+=("SMTP: $dmissing committed mails not delivered within ${DELIVERED_WITHIN} s, $orphan messages without a committed mail")
+    [ "$ddup" = "$dsame" ] || problems+=("SMTP: $ddup messages sent again, only $dsame with the same Message-ID")
+    [ "$how" = kill ] || [ "$ddup" = 0 ] || problems+=("SIGTERM: $ddup messages sent twice")
+  fi
   [ "$k6_rc" = 0 ] || problems+=("k6 exit $k6_rc (thresholds: no bad answer, every request served before and after; see $log_file)")
   [ -n "$back" ] && [ "$back" -le "$BACK_WITHIN" ] || problems+=("$svc was not serving within ${BACK_WITHIN} s (${back:-never})")
   [ "$found" = "$created" ] && [ "$missing" = 0 ] || problems+=("$created creates answered 2xx, $found found, $missing missing")
   [ "$dup" = 0 ] || [ "$dup" = n/a ] || problems+=("$dup records stored twice")
   [ "$how" = kill ] || [ "$inflight" = "$inflight_ok" ] || problems+=("SIGTERM: $inflight_ok of $inflight requests in flight completed")
-  # the route's streams are always in flight: with none at the signal, graceful completion was not exercised
-  [ "$how:$svc" != term:route ] || [ "${inflight:-0}" -gt 0 ] || problems+=("SIGTERM: no points stream was in flight at the signal")
-  printf '| %s | %s | %s of %s | %s | %s | %s | %s of %s | %s | %s s |\n' "$how:$svc" "$total" "$inflight_ok" "$inflight" "$refused" \
-    "$badn" "$created" "$found" "$created" "$dup" "${back:-never}" >>"$process_report"
+  # the route's and mail's streams are always in flight: with none at the signal, graceful completion was not exercised
+  case "$how:$svc" in term:route|term:mail) [ "${inflight:-0}" -gt 0 ] || problems+=("SIGTERM: no stream was in flight at the signal") ;; esac
+  printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s | %s s |\n' "$how:$svc" "$total" \
+    "$([ "$how" = kill ] && echo "$cut cut by the crash" || echo "$inflight_ok of $inflight served")" "$refused" \
+    "$badn" "$created" "$found" "$created" "$dup" "$delivered" "${back:-never}" >>"$process_report"
   if [ ${#problems[@]} -gt 0 ]; then
     rc=1; log "$how:$svc: FAILED"; printf '  %s\n' "${problems[@]}"
     grep -m 10 'level=warning' "$log_file" | sed 's/^/    /' || true
   else
-    log "$how:$svc: $total requests, $inflight_ok of $inflight in flight at the signal served, $refused refused with 503 while it was away, 0 bad answers; $created creates answered 2xx, all $found found$([ "$svc" = shortener ] || echo " once"); serving again ${back} s after"
+    log "$how:$svc: $total requests, $([ "$how" = kill ] && echo "$cut answers cut by the crash" || echo "$inflight_ok of $inflight in flight at the signal served"), $refused refused with 503 while it was away, 0 bad answers; $created creates answered 2xx, all $found found$([ "$svc" = shortener ] || echo " once")$([ "$delivered" = n/a ] || echo ", delivered $delivered"); serving again ${back} s after"
   fi
 }
 
 process_report="$results/processes.md"
-printf '| case | requests | in flight at the signal, served | 503 while away | bad answers | creates answered 2xx | found after | stored twice | back after |\n|---|---|---|---|---|---|---|---|---|\n' >"$process_report"
+printf '| case | requests | in flight at the signal | 503 while away | bad answers | creates answered 2xx | found after | stored twice | delivered (SMTP) | back after |\n|---|---|---|---|---|---|---|---|---|---|\n' >"$process_report"
 rc=0
 for c in "${CASES[@]}"; do
   case "$c" in

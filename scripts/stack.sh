@@ -157,7 +157,7 @@ start_app() { # name module port
   mkdir -p "$PERFLAB_RUN/jars"
   cp "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar"
   SERVER_PORT="$port" MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")" SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-    start "$name" java -jar "$PERFLAB_RUN/jars/$name.jar"
+    start "$name" java -jar "$(launch_jar "$PERFLAB_RUN/jars/$name.jar")"
 }
 
 # Prometheus (Debian's package; its own service stays off): scrapes every app's management port with the labels the

@@ -75,8 +75,8 @@ PY
   CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
   log "seeds 001 and 003 notifier proof: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted at the sink"
   CHECK=1 scripts/bench-notifier.sh
-  log "store outages and crashes under load: MariaDB, MongoDB-wire and Redis each down 8 s (503 problem+json or success, readiness, recovery without restart); the shortener killed (kill -9) and the route stopped (SIGTERM) under load, every 2xx create found once"
-  OUTAGE_FOR=8 OUTAGE_AT=4 AFTER=6 scripts/reliability.sh mariadb mongo-wire redis kill:shortener term:route
+  log "store outages and crashes under load: MariaDB, MongoDB-wire and Redis each down 8 s (503 problem+json or success, readiness, recovery without restart); the shortener and mail killed (kill -9) and the route stopped (SIGTERM) under load, every 2xx create found once and every mail delivered"
+  OUTAGE_FOR=8 OUTAGE_AT=4 AFTER=6 scripts/reliability.sh mariadb mongo-wire redis kill:shortener term:route kill:mail
 fi
 log "Terraform (fmt, validate with providers built here) and the workflows (actionlint, paths)"
 scripts/test-infra.sh

@@ -4,14 +4,21 @@
 // back, every request succeeds. Every create that got a 2xx is printed (`CREATED <service> <id> <marker>`) so the
 // script can find each one in the store afterwards, exactly once.
 //
-//   SERVICE    shortener | route | notifier: its creates (links, routes, guestbook signings) and reads; for the route also STREAMS (3) callers reading a 20,000-point
-//              route's points back to back, long answers in flight at the signal
+//   SERVICE    shortener | route | notifier | mail | send: its creates (links, routes, guestbook signings, sent mails) and
+//              reads; for the route also STREAMS (3) callers reading a 20,000-point route's points back to back, for
+//              mail an EML of 712 KB, long answers in flight at the signal. send has no create of its own: mail's sends reach it through mail's
+//              outbox while it is away, and its reads are a delivery status
+//              (a mail's subject is `crash-<RUN> <VU>-<ITER>`, its recipient `crash-<RUN>-<VU>@load.perflab.test`, so
+//              scripts/delivery-count.py can count its messages at the SMTP server)
 //   START_MS   the run's time zero (epoch ms), shared with the script that stops the service
 //   DOWN_AT    seconds: when the script signals the service; BACK_BY: by when it must be serving again
+//   HOW        kill (kill -9: an answer cut when the process dies, within moments of DOWN_AT, is counted as cut, not
+//              as bad) | term (SIGTERM: nothing may be cut)
 //   RUN        a marker unique to this run, carried by every created record
+//   READER_TOKENS  mail: the callers whose own 712 KB mails the streams read (whitespace-separated)
 //   DURATION, RATE (iterations/s), BOUND_MS (the longest answer allowed, default 10000)
 import http from 'k6/http';
-import { check, fail } from 'k6';
+import { check, fail, sleep } from 'k6';
 import { Counter, Rate } from 'k6/metrics';
 import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
@@ -22,13 +29,17 @@ const created = new Counter('crash_created');
 const served = new Rate('crash_served_before_and_after');
 const inFlight = new Counter('crash_in_flight_at_signal');
 const inFlightServed = new Counter('crash_in_flight_served');
+const cutAtKill = new Counter('crash_cut_at_kill');
 
 const SERVICE = __ENV.SERVICE || 'shortener';
+const HOW = __ENV.HOW || 'kill';
 const START_MS = Number(__ENV.START_MS || Date.now());
 const DOWN_AT = Number(__ENV.DOWN_AT || 5);
 const BACK_BY = Number(__ENV.BACK_BY || 40);
 const RUN = __ENV.RUN || `${Date.now()}`;
 const BOUND_MS = Number(__ENV.BOUND_MS || 10000);
+// mail's EML readers (other users than the sender: their back-to-back reads do not take the sender's rate)
+const READERS = (__ENV.READER_TOKENS || '').split(/\s+/).filter((t) => t);
 const POINTS = 20000; // the seed's route size: a points answer takes long enough to be in flight at the signal
 
 const scenarios = {
@@ -37,8 +48,9 @@ const scenarios = {
     duration: __ENV.DURATION || '60s', preAllocatedVUs: 10, maxVUs: 200,
   },
 };
-// the route's readers stream points back to back, so there are always answers in flight when the signal comes
-if (SERVICE === 'route') {
+// the route's readers stream points, mail's an EML of 712 KB, back to back, so there are always answers in flight
+// when the signal comes
+if (SERVICE === 'route' || SERVICE === 'mail') {
   scenarios.streams = { executor: 'constant-vus', vus: Number(__ENV.STREAMS || 3), duration: __ENV.DURATION || '60s', exec: 'stream' };
 }
 
@@ -55,9 +67,42 @@ export const options = {
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
 const line = (n) => Array.from({ length: n }, (_, i) => ({ lat: 37.5 + i * 0.00001, lng: 127.0 + i * 0.00001 }));
 
+const sendMail = (marker, to) => ({
+  sender_no: 1, to: [to], subject: `crash-${RUN} ${marker}`, content: 'sent while a service went away',
+});
+
 export function setup() {
-  const probe = { route: '/v1/routes/0', notifier: '/v1/events/0' }[SERVICE] || '/v1/short-links/none';
+  const probe = { route: '/v1/routes/0', notifier: '/v1/events/0', mail: '/v2/mailboxes', send: '/v2/mailboxes' }[SERVICE]
+    || '/v1/short-links/none';
   requireService(http, probe, { headers: authHeaders() });
+  if (SERVICE === 'mail' || SERVICE === 'send') {
+    const res = http.post(`${BASE_URL}/v2/mails/send`, JSON.stringify(sendMail('setup', `crash-${RUN}-setup@load.perflab.test`)),
+      { headers: authHeaders(JSON_HEADERS) });
+    if (res.status !== 202) fail(`setup: POST /v2/mails/send answered ${res.status}: ${res.body}`);
+    const { mail_no: no, delivery_id: delivery } = res.json();
+    // mail's readers: each reads one of its own seeded mails with attachments (712 KB), found and read whole once
+    // here; each answer under load is then compared by its length
+    const emls = SERVICE !== 'mail' ? [] : READERS.map((token) => {
+      const headers = { Authorization: `Bearer ${token}` };
+      for (let page = 1; page <= 20; page++) {
+        const list = http.get(`${BASE_URL}/v2/mails?size=100&page=${page}`, { headers });
+        if (list.status !== 200) fail(`setup: GET /v2/mails answered ${list.status}: ${list.body}`);
+        const found = list.json().mails.find((m) => m.size > 100000 && m.size < 2000000);
+        if (!found) continue;
+        const whole = http.get(`${BASE_URL}/v2/mails/${found.no}/eml`, { headers, timeout: '60s' });
+        if (whole.status !== 200) fail(`setup: the EML of mail ${found.no}: ${whole.status}`);
+        return { token, no: found.no, bytes: whole.body.length };
+      }
+      return fail('setup: a reader has no seeded mail of 712 KB (make seed)');
+    });
+    if (SERVICE === 'mail' && !emls.length) fail('setup: READER_TOKENS is empty');
+    // send knows the delivery once mail's outbox relay handed it over (within a second or two)
+    for (let i = 0; i < 60; i++) {
+      if (http.get(`${BASE_URL}/v2/mails/${delivery}/delivery`, { headers: authHeaders() }).status === 200) return { no, delivery, emls };
+      sleep(0.5);
+    }
+    fail(`setup: the delivery ${delivery} of mail ${no} never reached send`);
+  }
   if (SERVICE === 'notifier') {
     const res = http.post(`${BASE_URL}/v1/events`, JSON.stringify({ title: `crash ${RUN}` }), { headers: authHeaders(JSON_HEADERS) });
     if (res.status !== 201) fail(`setup: POST /v1/events answered ${res.status}: ${res.body}`);
@@ -101,6 +146,19 @@ function requests(data) {
       ['event read', get(`/v1/events/${data.event}`, 'read'), null],
     ];
   }
+  if (SERVICE === 'mail' || SERVICE === 'send') {
+    const mine = `${__VU}-${__ITER}`;
+    return [
+      ['mail send', post('/v2/mails/send', sendMail(mine, `crash-${RUN}-${__VU}@load.perflab.test`), 'send'),
+        (res) => ({ id: res.json().mail_no, marker: `crash-${RUN}-${mine}` })],
+      SERVICE === 'mail' ? ['mailbox list', get('/v2/mailboxes', 'mailboxes'), null]
+        : ['delivery status', get(`/v2/mails/${data.delivery}/delivery`, 'delivery'), null],
+      ['eml stream', () => {
+        const eml = data.emls[__VU % data.emls.length];
+        return http.get(`${BASE_URL}/v2/mails/${eml.no}/eml`, { headers: { Authorization: `Bearer ${eml.token}` }, timeout: '30s', tags: { name: 'eml' } });
+      }, null, (res) => res.body !== null && res.body.length === data.emls[__VU % data.emls.length].bytes],
+    ];
+  }
   const url = `https://example.com/crash/${marker}`;
   return [
     ['link create', post('/v1/short-links', { url }, 'create'), (res) => ({ id: res.json().code, marker: url })],
@@ -119,13 +177,18 @@ function judge(what, call, record, whole) {
   const no = res.status === 503 && String(res.headers['Content-Type']).startsWith('application/problem+json')
     && !!res.headers['Retry-After'];
   const bounded = res.timings.duration <= BOUND_MS;
-  if (!check(res, { [`${what}: a whole success or a 503 problem+json with Retry-After, within ${BOUND_MS} ms`]: () => (ok || no) && complete && bounded })) {
+  const signal = START_MS + DOWN_AT * 1000;
+  // kill -9 ends a process mid-answer: a stream whose status line went out before is cut when it dies (no gateway
+  // can finish it), and that ends within moments of the kill, which comes a few ms after the agreed time
+  const cut = HOW === 'kill' && (res.status === 0 || (ok && !complete)) && end >= signal - 500 && end <= signal + 3000;
+  if (cut) {
+    cutAtKill.add(1, { what });
+  } else if (!check(res, { [`${what}: a whole success or a 503 problem+json with Retry-After, within ${BOUND_MS} ms`]: () => (ok || no) && complete && bounded })) {
     bad.add(1, { what, phase });
     console.warn(`${phase} ${what}: ${res.status}${complete ? '' : ' (body cut short)'} in ${Math.round(res.timings.duration)} ms at ${t.toFixed(1)} s ${res.error || ''} ${String(res.body).slice(0, 160)}`);
   }
   if (no) refused.add(1, { what, phase });
   // sent before the signal and answered after it: what SIGTERM must let finish
-  const signal = START_MS + DOWN_AT * 1000;
   if (sent < signal && end > signal) {
     inFlight.add(1, { what });
     if (ok && complete) inFlightServed.add(1, { what });
@@ -141,14 +204,16 @@ function judge(what, call, record, whole) {
   }
 }
 
+const STREAMS = ['points stream', 'eml stream'];
+
 export default function (data) {
   for (const [what, call, record, whole] of requests(data)) {
-    if (what !== 'points stream') judge(what, call, record, whole);
+    if (!STREAMS.includes(what)) judge(what, call, record, whole);
   }
 }
 
 export function stream(data) {
-  const [what, call, record, whole] = requests(data).find(([w]) => w === 'points stream');
+  const [what, call, record, whole] = requests(data).find(([w]) => w === (SERVICE === 'mail' ? 'eml stream' : 'points stream'));
   judge(what, call, record, whole);
 }
 

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Every public operation of every service, as its OpenAPI document (read through the gateway) describes it, gets at
  * least 200 generated requests that must be refused ({@link HostileInputs}), through the real gateway with real
- * tokens. None may answer 5xx, every 4xx (and 429) must be {@code application/problem+json}, no write may be
+ * tokens (mail's from its seeded users, about their own mails). None may answer 5xx, every 4xx (and 429) must be {@code application/problem+json}, no write may be
  * accepted, and every table and collection holds as many rows and documents after as before.
  */
 class HostileInputTest {
@@ -84,17 +84,20 @@ class HostileInputTest {
 			.noneMatch(path -> path.startsWith("/internal"));
 
 		Map<String, Map<String, String>> existing = fixtures();
+		List<MailCaller> mailCallers = mailCallers();
 		Map<Operation, List<Input>> plan = new LinkedHashMap<>();
 		for (Operation operation : operations) {
-			List<Input> inputs = HostileInputs.of(operation, documents.get(operation.service()),
-					existing.getOrDefault(operation.service(), Map.of()));
+			Map<String, String> real = !operation.service().equals("mail") ? existing.getOrDefault(operation.service(), Map.of())
+					: operation.path().contains("/attachments/") ? Map.of("no", MailCaller.ATTACHED, "index", "0")
+							: Map.of("no", MailCaller.PLAIN);
+			List<Input> inputs = HostileInputs.of(operation, documents.get(operation.service()), real);
 			assertThat(inputs.size()).as("inputs for %s", operation.name()).isGreaterThanOrEqualTo(MIN_INPUTS);
 			plan.put(operation, inputs);
 		}
 
 		Map<String, Long> before = StoreCounts.settled(Duration.ofSeconds(60));
 		long started = System.nanoTime();
-		List<Answer> answers = run(plan);
+		List<Answer> answers = run(plan, mailCallers);
 		long elapsed = System.nanoTime() - started;
 		Map<String, Long> after = StoreCounts.settled(Duration.ofSeconds(30));
 		List<String> written = StoreCounts.differences(before, after);
@@ -162,15 +165,68 @@ class HostileInputTest {
 		return null;
 	}
 
-	private static List<Answer> run(Map<Operation, List<Input>> plan) throws InterruptedException {
+	/**
+	 * The seed's mail users of office 1 (alice, bob, user3..user10), each with one of its own mails without and one
+	 * with attachments: mail's reads go past the account lookup and the ownership check, so a hostile query or header
+	 * meets the code that reads a real mail. A caller without a mail account would be refused first (403).
+	 */
+	record MailCaller(String token, long plain, long attached) {
+
+		static final String PLAIN = "plain-mail-of-the-caller";
+
+		static final String ATTACHED = "attached-mail-of-the-caller";
+
+		String target(String target) {
+			return target.replace(PLAIN, String.valueOf(plain)).replace(ATTACHED, String.valueOf(attached));
+		}
+	}
+
+	private static List<MailCaller> mailCallers() {
+		List<MailCaller> callers = new ArrayList<>();
+		for (String login : Stream.concat(Stream.of("alice", "bob"), IntStream.rangeClosed(3, 10).mapToObj(n -> "user" + n))
+			.toList()) {
+			String token = DevTokens.token(login, "1");
+			Long plain = null;
+			Long attached = null;
+			// the seed's mails are 4 KB (no attachment), 712 KB (attachments) or 22 MB
+			for (int page = 1; page <= 20 && (plain == null || attached == null); page++) {
+				HttpResponse<String> list = Gateway.send(Gateway.authed("/v2/mails?size=100&page=" + page, token).GET());
+				assertThat(list.statusCode()).as("%s's mails: %s", login, list.body()).isEqualTo(200);
+				JsonNode mails = Gateway.JSON.readTree(list.body()).path("mails");
+				if (mails.isEmpty()) {
+					break;
+				}
+				for (JsonNode mail : mails) {
+					long size = mail.path("size").asLong();
+					if (plain == null && size < 100_000) {
+						plain = mail.path("no").asLong();
+					}
+					if (attached == null && size > 100_000 && size < 2_000_000) {
+						attached = mail.path("no").asLong();
+					}
+				}
+			}
+			assertThat(plain).as("a small mail of %s (make seed)", login).isNotNull();
+			assertThat(attached).as("a mail with attachments of %s (make seed)", login).isNotNull();
+			callers.add(new MailCaller(token, plain, attached));
+		}
+		return callers;
+	}
+
+	private static List<Answer> run(Map<Operation, List<Input>> plan, List<MailCaller> mailCallers)
+			throws InterruptedException {
 		List<String> tokens = IntStream.range(0, CALLERS).mapToObj(n -> DevTokens.token("hostile-" + n, "1")).toList();
 		List<Answer> answers = Collections.synchronizedList(new ArrayList<>());
 		Semaphore inFlight = new Semaphore(16);
 		int n = 0;
 		try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
 			for (Map.Entry<Operation, List<Input>> entry : plan.entrySet()) {
-				for (Input input : entry.getValue()) {
-					String token = tokens.get(n++ % CALLERS);
+				boolean mail = entry.getKey().service().equals("mail");
+				for (Input generated : entry.getValue()) {
+					int caller = n++;
+					MailCaller mailCaller = mailCallers.get(caller % mailCallers.size());
+					String token = mail ? mailCaller.token() : tokens.get(caller % CALLERS);
+					Input input = mail ? generated.withTarget(mailCaller.target(generated.target())) : generated;
 					inFlight.acquire();
 					executor.submit(() -> {
 						try {

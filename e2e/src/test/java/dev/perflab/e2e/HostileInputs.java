@@ -43,6 +43,10 @@ final class HostileInputs {
 	record Input(String category, String method, String target, String contentType, byte[] body, boolean chunked,
 			Map<String, String> headers) {
 
+		Input withTarget(String other) {
+			return new Input(category, method, other, contentType, body, chunked, headers);
+		}
+
 		String describe() {
 			String shown = body == null ? "" : new String(body, 0, Math.min(body.length, 120), StandardCharsets.UTF_8);
 			return category + " " + method + " " + (target.length() > 160 ? target.substring(0, 160) + "..." : target)
