@@ -35,11 +35,12 @@ import dev.perflab.e2e.HostileInputs.Operation;
 import dev.perflab.e2e.HostileInputs.Parameter;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Every public operation of every service, as its OpenAPI document (read through the gateway) describes it, gets at
  * least 200 generated requests that must be refused ({@link HostileInputs}), through the real gateway with real
- * tokens (mail's from its seeded users, about their own mails). None may answer 5xx, every 4xx (and 429) must be {@code application/problem+json}, no write may be
+ * tokens (mail's and send's from mail's seeded users, about their own mails and deliveries). None may answer 5xx, every 4xx (and 429) must be {@code application/problem+json}, no write may be
  * accepted, and every table and collection holds as many rows and documents after as before.
  */
 class HostileInputTest {
@@ -87,9 +88,12 @@ class HostileInputTest {
 		List<MailCaller> mailCallers = mailCallers();
 		Map<Operation, List<Input>> plan = new LinkedHashMap<>();
 		for (Operation operation : operations) {
-			Map<String, String> real = !operation.service().equals("mail") ? existing.getOrDefault(operation.service(), Map.of())
-					: operation.path().contains("/attachments/") ? Map.of("no", MailCaller.ATTACHED, "index", "0")
-							: Map.of("no", MailCaller.PLAIN);
+			Map<String, String> real = switch (operation.service()) {
+				case "mail" -> operation.path().contains("/attachments/") ? Map.of("no", MailCaller.ATTACHED, "index", "0")
+						: Map.of("no", MailCaller.PLAIN);
+				case "send" -> Map.of("ref", MailCaller.DELIVERY);
+				default -> existing.getOrDefault(operation.service(), Map.of());
+			};
 			List<Input> inputs = HostileInputs.of(operation, documents.get(operation.service()), real);
 			assertThat(inputs.size()).as("inputs for %s", operation.name()).isGreaterThanOrEqualTo(MIN_INPUTS);
 			plan.put(operation, inputs);
@@ -167,24 +171,31 @@ class HostileInputTest {
 
 	/**
 	 * The seed's mail users of office 1 (alice, bob, user3..user10), each with one of its own mails without and one
-	 * with attachments: mail's reads go past the account lookup and the ownership check, so a hostile query or header
-	 * meets the code that reads a real mail. A caller without a mail account would be refused first (403).
+	 * with attachments, and the delivery of a mail it sent: mail's and send's reads go past the account lookup and the
+	 * ownership check, so a hostile query or header meets the code that reads a real mail or delivery. A caller
+	 * without a mail account would be refused first (403), one without deliveries answered 404.
 	 */
-	record MailCaller(String token, long plain, long attached) {
+	record MailCaller(String token, long plain, long attached, String delivery) {
 
 		static final String PLAIN = "plain-mail-of-the-caller";
 
 		static final String ATTACHED = "attached-mail-of-the-caller";
 
+		static final String DELIVERY = "delivery-of-the-caller";
+
 		String target(String target) {
-			return target.replace(PLAIN, String.valueOf(plain)).replace(ATTACHED, String.valueOf(attached));
+			return target.replace(PLAIN, String.valueOf(plain))
+				.replace(ATTACHED, String.valueOf(attached))
+				.replace(DELIVERY, delivery);
 		}
 	}
 
 	private static List<MailCaller> mailCallers() {
 		List<MailCaller> callers = new ArrayList<>();
-		for (String login : Stream.concat(Stream.of("alice", "bob"), IntStream.rangeClosed(3, 10).mapToObj(n -> "user" + n))
-			.toList()) {
+		List<String> logins = Stream.concat(Stream.of("alice", "bob"), IntStream.rangeClosed(3, 10).mapToObj(n -> "user" + n))
+			.toList();
+		for (int user = 1; user <= logins.size(); user++) {
+			String login = logins.get(user - 1);
 			String token = DevTokens.token(login, "1");
 			Long plain = null;
 			Long attached = null;
@@ -208,7 +219,19 @@ class HostileInputTest {
 			}
 			assertThat(plain).as("a small mail of %s (make seed)", login).isNotNull();
 			assertThat(attached).as("a mail with attachments of %s (make seed)", login).isNotNull();
-			callers.add(new MailCaller(token, plain, attached));
+			// the seed numbers office 1's users 1..10 in this order; a mail sent as sender_no of another is refused
+			HttpResponse<String> sent = Gateway.send(Gateway.authed("/v2/mails/send", token)
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofString(Gateway.JSON.writeValueAsString(Map.of("sender_no", user, "to",
+						List.of("hostile-fixture@load.perflab.test"), "subject", "hostile input fixture", "content",
+						"a delivery to read")))));
+			assertThat(sent.statusCode()).as("%s sends a fixture mail: %s", login, sent.body()).isEqualTo(202);
+			String delivery = Gateway.JSON.readTree(sent.body()).path("delivery_id").asString();
+			// send knows the delivery once mail's outbox relay handed it over
+			await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+				.until(() -> Gateway.send(Gateway.authed("/v2/mails/" + delivery + "/delivery", token).GET())
+					.statusCode() == 200);
+			callers.add(new MailCaller(token, plain, attached, delivery));
 		}
 		return callers;
 	}
@@ -221,7 +244,7 @@ class HostileInputTest {
 		int n = 0;
 		try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
 			for (Map.Entry<Operation, List<Input>> entry : plan.entrySet()) {
-				boolean mail = entry.getKey().service().equals("mail");
+				boolean mail = List.of("mail", "send").contains(entry.getKey().service());
 				for (Input generated : entry.getValue()) {
 					int caller = n++;
 					MailCaller mailCaller = mailCallers.get(caller % mailCallers.size());
