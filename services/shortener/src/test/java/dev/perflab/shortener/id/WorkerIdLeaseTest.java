@@ -141,14 +141,8 @@ class WorkerIdLeaseTest {
 	@Test
 	void aReplicaStartedBeforeRedisAnswersTakesItsLeaseOnceItDoes() throws Exception {
 		LettuceConnectionFactory real = (LettuceConnectionFactory) redis.getConnectionFactory();
-		int port;
-		try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-			port = probe.getLocalPort();
-		}
-		LettuceConnectionFactory late = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", port));
-		late.afterPropertiesSet();
-		late.start();
+		int port = freePort();
+		LettuceConnectionFactory late = redisAt(port);
 		try (ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
 				Relay relay = new Relay(port, real.getHostName(), real.getPort())) {
 			long started = System.nanoTime();
@@ -168,14 +162,7 @@ class WorkerIdLeaseTest {
 
 	@Test
 	void aStartGivesUpWhenRedisNeverAnswers() throws Exception {
-		int port;
-		try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
-			port = probe.getLocalPort();
-		}
-		LettuceConnectionFactory nowhere = new LettuceConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", port));
-		nowhere.afterPropertiesSet();
-		nowhere.start();
+		LettuceConnectionFactory nowhere = redisAt(freePort());
 		try {
 			assertThatThrownBy(() -> new WorkerIdLease(new StringRedisTemplate(nowhere), Duration.ofSeconds(30),
 					Duration.ofSeconds(1)))
@@ -184,6 +171,20 @@ class WorkerIdLeaseTest {
 		finally {
 			nowhere.destroy();
 		}
+	}
+
+	/** A loopback port nothing listens on (yet). */
+	private static int freePort() throws IOException {
+		try (ServerSocket probe = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			return probe.getLocalPort();
+		}
+	}
+
+	private static LettuceConnectionFactory redisAt(int port) {
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
+		factory.afterPropertiesSet();
+		factory.start();
+		return factory;
 	}
 
 	/** Listens on a port only once opened, and relays each connection to Redis. */
