@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 
 import org.junit.jupiter.api.Test;
 
@@ -23,33 +24,41 @@ class EdgeRefusalsTest extends GatewayTestSupport {
 
 	@Test
 	void anEncodedSlashBackslashOrNulIsA400ProblemAndNeverReachesTheService() throws Exception {
+		// the upstream is shared with the other tests of this context, whose codes may start with "ab" too
+		Map<String, Integer> before = seen(k -> k.endsWith("cd") || k.endsWith("b"));
 		for (String path : new String[] { "/s/ab%2Fcd", "/s/ab%2fcd", "/s/ab%5Ccd", "/s/ab%00cd",
 				"/v1/short-links/a%2F..%2Fb" }) {
 			Raw response = raw("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 			assertThat(response.status).as(path).isEqualTo(400);
 			assertProblem(response, "malformed-request");
 		}
-		assertThat(UPSTREAM.hits.keySet()).noneMatch(k -> k.startsWith("ab"));
+		assertThat(seen(k -> k.endsWith("cd") || k.endsWith("b")))
+			.as("requests the upstream saw that any of these paths could have become")
+			.isEqualTo(before);
 	}
 
 	@Test
 	void aDotSegmentIsA400ProblemAndNeverReachesTheService() throws Exception {
 		// the upstream is shared with the other tests of this context: what it saw before, per request line
-		Map<String, Integer> before = seen();
+		Map<String, Integer> before = seen(DOT_SEGMENT_TARGETS);
 		for (String path : new String[] { "/v1/short-links/../../../etc/passwd", "/v1/short-links/1/../../../x",
 				"/v1/short-links/./1", "/v1/short-links/%2e%2e/x", "/v1/short-links/.%2E/x", "/v1/short-links/..;/x" }) {
 			Raw response = raw("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
 			assertThat(response.status).as(path).isEqualTo(400);
 			assertProblem(response, "malformed-request");
 		}
-		assertThat(seen()).as("requests the upstream saw that any of these paths could have become").isEqualTo(before);
+		assertThat(seen(DOT_SEGMENT_TARGETS)).as("requests the upstream saw that any of these paths could have become")
+			.isEqualTo(before);
 	}
 
-	/** The upstream's count per request line it could be reached by with one of the refused paths, however resolved */
-	private static Map<String, Integer> seen() {
+	private static final Predicate<String> DOT_SEGMENT_TARGETS = k -> k.contains("etc") || k.contains("passwd")
+			|| k.endsWith("/x") || k.endsWith(" x") || k.endsWith("/1");
+
+	/** The upstream's count per request line (or code) one of the refused paths could reach it by, however resolved */
+	private static Map<String, Integer> seen(Predicate<String> reachable) {
 		Map<String, Integer> seen = new TreeMap<>();
 		UPSTREAM.hits.forEach((k, v) -> {
-			if (k.contains("etc") || k.contains("passwd") || k.endsWith("/x") || k.endsWith(" x") || k.endsWith("/1")) {
+			if (reachable.test(k)) {
 				seen.put(k, v.get());
 			}
 		});
