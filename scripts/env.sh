@@ -78,12 +78,20 @@ log() { printf '\033[1m[perflab]\033[0m %s\n' "$*" >&2; }
 # jar), its classes and libraries on a plain classpath, not inside the nested jar. Under load on virtual threads, the
 # nested jar's class loading could deadlock: every carrier thread blocked in class loading on a lock whose holder,
 # unmounted, waited for a carrier (seen: a shortener hung for good on its first requests after a start).
+# Each build (the jar's mtime and size) gets a folder of its own, made whole under another name and renamed into
+# place, so two instances started from one jar share it and a folder in use is never rewritten; the two newest are
+# kept (a process runs from an older one only until its replacement, which starts after it stopped).
 # Prints the jar to give `java -jar`.
 launch_jar() {  # JAR
-  local jar=$1 dir="${1%.jar}.extracted"
-  if [ ! -f "$dir/$(basename "$jar")" ] || [ "$jar" -nt "$dir/$(basename "$jar")" ]; then
-    rm -rf "$dir"
-    java -Djarmode=tools -jar "$jar" extract --destination "$dir" >/dev/null || return 1
+  local jar=$1 base="${1%.jar}.extracted" dir tmp
+  dir="$base/$(stat -c '%Y-%s' "$jar")" || return 1
+  if [ ! -f "$dir/$(basename "$jar")" ]; then
+    mkdir -p "$base"
+    tmp=$(mktemp -d "$base/.extracting.XXXXXX")
+    java -Djarmode=tools -jar "$jar" extract --destination "$tmp/x" >/dev/null || { rm -rf "$tmp"; return 1; }
+    mv -T "$tmp/x" "$dir" 2>/dev/null || true   # another start won the race: the same build either way
+    rm -rf "$tmp"
+    ls -1dt "$base"/*/ | tail -n +3 | xargs -r rm -rf
   fi
   echo "$dir/$(basename "$jar")"
 }
