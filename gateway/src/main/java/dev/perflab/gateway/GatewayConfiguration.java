@@ -18,6 +18,8 @@ import org.springframework.http.server.reactive.observation.ServerRequestObserva
 import dev.perflab.gateway.edge.EdgeCache;
 import dev.perflab.gateway.edge.EdgeCacheFilter;
 import dev.perflab.gateway.edge.EdgeInvalidationListener;
+import dev.perflab.gateway.edge.RevalidatedBodies;
+import dev.perflab.gateway.edge.RevalidatedBodyCacheGatewayFilterFactory;
 
 @Configuration(proxyBeanMethods = false)
 class GatewayConfiguration {
@@ -31,6 +33,14 @@ class GatewayConfiguration {
 	ObservationPredicate skipRedirectObservations() {
 		return (name, context) -> !(context instanceof ServerRequestObservationContext server
 				&& server.getCarrier().getPath().value().startsWith("/s/"));
+	}
+
+	/** Named by routes as {@code RevalidatedBodyCache}; with the body cache off it passes every request through. */
+	@Bean
+	RevalidatedBodyCacheGatewayFilterFactory revalidatedBodyCacheGatewayFilterFactory(GatewayProperties properties,
+			MeterRegistry meters) {
+		return new RevalidatedBodyCacheGatewayFilterFactory(
+				properties.bodyCache().enabled() ? new RevalidatedBodies(properties.bodyCache(), meters) : null);
 	}
 
 	@Configuration(proxyBeanMethods = false)

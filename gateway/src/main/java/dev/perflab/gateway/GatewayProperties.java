@@ -5,19 +5,22 @@ import java.util.List;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * @param jwt how bearer tokens are verified
  * @param publicPaths path patterns that need no caller (everything else does); {@code /v3/api-docs/<service>} is each
  * service's OpenAPI document
  * @param edgeCache the redirect cache at the edge
+ * @param bodyCache bodies kept for the routes with the {@code RevalidatedBodyCache} filter
  * @param rateLimit per-caller token bucket on the API routes (Redis)
  * @param accessLog one line per request
  */
 @ConfigurationProperties("perflab.gateway")
 public record GatewayProperties(@DefaultValue Jwt jwt,
 		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**", "/v3/api-docs/*" }) List<String> publicPaths,
-		@DefaultValue EdgeCache edgeCache, @DefaultValue RateLimit rateLimit, @DefaultValue("true") boolean accessLog) {
+		@DefaultValue EdgeCache edgeCache, @DefaultValue BodyCache bodyCache, @DefaultValue RateLimit rateLimit,
+		@DefaultValue("true") boolean accessLog) {
 
 	/**
 	 * @param issuer the {@code iss} every token must carry
@@ -40,6 +43,15 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 	public record EdgeCache(@DefaultValue("true") boolean enabled, @DefaultValue("100000") long maxEntries,
 			@DefaultValue("30s") Duration maxTtl, @DefaultValue("1s") Duration hitFlushInterval,
 			@DefaultValue("100") long logEvery) {
+	}
+
+	/**
+	 * @param enabled off: the routes' {@code RevalidatedBodyCache} filters pass every request through
+	 * @param maxSize bytes kept over all entries (least recently used goes first)
+	 * @param maxEntry the largest body kept; a larger one is passed through and not kept
+	 */
+	public record BodyCache(@DefaultValue("true") boolean enabled, @DefaultValue("64MB") DataSize maxSize,
+			@DefaultValue("4MB") DataSize maxEntry) {
 	}
 
 	/**

@@ -55,6 +55,7 @@ abstract class GatewayTestSupport {
 	static void wiring(DynamicPropertyRegistry registry) throws IOException {
 		String upstream = "http://127.0.0.1:" + UPSTREAM.port();
 		registry.add("perflab.gateway.services.shortener", () -> upstream);
+		registry.add("perflab.gateway.services.route", () -> upstream);
 		registry.add("perflab.gateway.services.mail", () -> "http://127.0.0.1:" + DEAD_PORT);
 		registry.add("perflab.gateway.services.send", () -> "http://" + UNRESOLVABLE_HOST + ":8082");
 		registry.add("perflab.gateway.jwt.issuer", () -> Tokens.ISSUER);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +41,17 @@ final class Upstream {
 
 	final Map<String, String> cacheControl = new ConcurrentHashMap<>();
 
+	/** Route points: which office owns a route id, and its version (1 unless a test re-dispatches it). */
+	final Map<String, String> routeOffice = new ConcurrentHashMap<>();
+
+	final Map<String, Integer> routeVersion = new ConcurrentHashMap<>();
+
 	volatile CountDownLatch slowGate = new CountDownLatch(0);
+
+	/** The upstream standing for route: the gateway's identity tokens for audience "route". */
+	private static final IdentityVerifier ROUTE_IDENTITY = new IdentityVerifier(
+			Map.of(Identity.GATEWAY, List.of((RSAPublicKey) Tokens.identityPublicKey())), "route",
+			Duration.ofSeconds(5), Clock.systemUTC());
 
 	private final DisposableServer server;
 
@@ -56,6 +67,41 @@ final class Upstream {
 					.header("Location", "https://example.com/" + code)
 					.header("Cache-Control", cacheControl.getOrDefault(code, "max-age=30, public"))
 					.send());
+			})
+			// like route's points: the caller's office decides (404 otherwise), a strong ETag per version and coding,
+			// 304 for a matching If-None-Match
+			.get("/v1/routes/{id}/points", (request, response) -> {
+				String id = request.param("id");
+				String office;
+				try {
+					String identity = request.requestHeaders().get(Identity.HEADER);
+					office = identity == null ? null : ROUTE_IDENTITY.verify(identity).office();
+				}
+				catch (InvalidIdentityException e) {
+					office = null;
+				}
+				if (office == null || !office.equals(routeOffice.get(id))) {
+					hits.computeIfAbsent("points 404 " + id, k -> new AtomicInteger()).incrementAndGet();
+					return response.status(404).header("Content-Type", "application/problem+json")
+						.sendString(Mono.just("{\"status\":404}")).then();
+				}
+				boolean gzip = String.valueOf(request.requestHeaders().get("Accept-Encoding")).contains("gzip");
+				int version = routeVersion.getOrDefault(id, 1);
+				String etag = "\"" + id + "-" + version + "-json" + (gzip ? "-gz" : "") + "\"";
+				response.header("ETag", etag).header("Vary", "Accept, Accept-Encoding")
+					.header("Cache-Control", "private, max-age=3600, immutable");
+				if (etag.equals(request.requestHeaders().get("If-None-Match"))) {
+					hits.computeIfAbsent("points 304 " + id, k -> new AtomicInteger()).incrementAndGet();
+					return response.status(304).send();
+				}
+				hits.computeIfAbsent("points 200 " + id, k -> new AtomicInteger()).incrementAndGet();
+				byte[] body = points(id, version, gzip);
+				if (gzip) {
+					response.header("Content-Encoding", "gzip");
+				}
+				return response.status(200).header("Content-Type", "application/json")
+					.header("Content-Length", Integer.toString(body.length))
+					.sendByteArray(Mono.just(body)).then();
 			})
 			// a pod shutting down: the first request on a path closes the connection without an answer
 			// a pod killed mid-request: the connection is reset (RST, SO_LINGER 0), not closed
@@ -99,6 +145,13 @@ final class Upstream {
 					.then();
 			}))
 			.bindNow();
+	}
+
+	/** A route's points body: about 200 KB, different for each route, version and coding. */
+	static byte[] points(String id, int version, boolean gzip) {
+		byte[] body = new byte[200_000];
+		new java.util.Random(Objects.hash(id, version, gzip)).nextBytes(body);
+		return body;
 	}
 
 	int port() {

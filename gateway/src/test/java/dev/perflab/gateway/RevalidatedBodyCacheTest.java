@@ -1,0 +1,117 @@
+package dev.perflab.gateway;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * route's points through the gateway's {@code RevalidatedBodyCache}: the body crosses the service hop once per
+ * version, while the service (the test upstream standing for route) still answers every read: who may read it, and
+ * which version is current.
+ */
+class RevalidatedBodyCacheTest extends GatewayTestSupport {
+
+	@Test
+	void aSecondReaderGetsTheWholeBodyWhileTheServiceSentOnlyA304() {
+		String id = route("1");
+		HttpResponse<byte[]> first = read(id, "1", "gzip");
+		assertThat(first.statusCode()).isEqualTo(200);
+		assertThat(first.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
+
+		HttpResponse<byte[]> second = read(id, "1", "gzip");
+		assertThat(second.statusCode()).isEqualTo(200);
+		assertThat(second.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("revalidated");
+		assertThat(second.body()).isEqualTo(Upstream.points(id, 1, true)).isEqualTo(first.body());
+		assertThat(second.headers().firstValue("ETag")).isEqualTo(first.headers().firstValue("ETag"));
+		assertThat(second.headers().firstValue("Content-Encoding")).hasValue("gzip");
+		assertThat(second.headers().firstValue("Content-Type")).hasValue("application/json");
+		assertThat(second.headers().firstValue("Content-Length")).hasValue(Integer.toString(second.body().length));
+		assertThat(second.headers().firstValue("Vary")).hasValue("Accept, Accept-Encoding");
+		// the service answered both reads; it sent the body once
+		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(1);
+		assertThat(UPSTREAM.hits("points 304 " + id)).isEqualTo(1);
+	}
+
+	@Test
+	void aCallerOfAnotherOfficeGetsTheServices404WhateverTheGatewayKeeps() {
+		String id = route("1");
+		assertThat(read(id, "1", "gzip").statusCode()).isEqualTo(200);
+		HttpResponse<byte[]> foreign = read(id, "2", "gzip");
+		assertThat(foreign.statusCode()).isEqualTo(404);
+		assertThat(new String(foreign.body())).doesNotContain("points");
+		assertThat(foreign.body().length).isLessThan(100);
+		assertThat(UPSTREAM.hits("points 404 " + id)).isEqualTo(1);
+	}
+
+	@Test
+	void aRedispatchedRouteIsServedNewAtOnceAndKeptInstead() {
+		String id = route("1");
+		assertThat(read(id, "1", "gzip").body()).isEqualTo(Upstream.points(id, 1, true));
+		UPSTREAM.routeVersion.put(id, 2);
+		HttpResponse<byte[]> after = read(id, "1", "gzip");
+		assertThat(after.statusCode()).isEqualTo(200);
+		assertThat(after.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
+		assertThat(after.body()).isEqualTo(Upstream.points(id, 2, true));
+		assertThat(after.headers().firstValue("ETag")).hasValue("\"" + id + "-2-json-gz\"");
+		HttpResponse<byte[]> again = read(id, "1", "gzip");
+		assertThat(again.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("revalidated");
+		assertThat(again.body()).isEqualTo(Upstream.points(id, 2, true));
+		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(2);
+	}
+
+	@Test
+	void eachCodingIsKeptApart() {
+		String id = route("1");
+		read(id, "1", "gzip");
+		HttpResponse<byte[]> plain = read(id, "1", null);
+		assertThat(plain.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
+		assertThat(plain.headers().firstValue("Content-Encoding")).isEmpty();
+		assertThat(plain.body()).isEqualTo(Upstream.points(id, 1, false));
+		assertThat(read(id, "1", null).body()).isEqualTo(Upstream.points(id, 1, false));
+		assertThat(read(id, "1", "gzip").body()).isEqualTo(Upstream.points(id, 1, true));
+		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(2);
+		assertThat(UPSTREAM.hits("points 304 " + id)).isEqualTo(2);
+	}
+
+	@Test
+	void aCallersOwnValidatorIsTheServicesToAnswer() {
+		String id = route("1");
+		HttpResponse<byte[]> first = read(id, "1", "gzip");
+		String etag = first.headers().firstValue("ETag").orElseThrow();
+		HttpResponse<byte[]> revalidated = fetch(points(id, "1", "gzip").header("If-None-Match", etag));
+		assertThat(revalidated.statusCode()).isEqualTo(304);
+		assertThat(revalidated.body()).isEmpty();
+		assertThat(revalidated.headers().firstValue("X-Perflab-Edge-Cache")).isEmpty();
+	}
+
+	/** A route of the given office with its points at the upstream, under a fresh id. */
+	private static String route(String office) {
+		String id = Long.toString(System.nanoTime());
+		UPSTREAM.routeOffice.put(id, office);
+		return id;
+	}
+
+	private HttpResponse<byte[]> read(String id, String office, String acceptEncoding) {
+		return fetch(points(id, office, acceptEncoding));
+	}
+
+	private HttpRequest.Builder points(String id, String office, String acceptEncoding) {
+		HttpRequest.Builder request = get("/v1/routes/" + id + "/points")
+			.header("Authorization", "Bearer " + Tokens.valid(user(), office))
+			.header("Accept", "application/json");
+		return acceptEncoding == null ? request : request.header("Accept-Encoding", acceptEncoding);
+	}
+
+	private static HttpResponse<byte[]> fetch(HttpRequest.Builder request) {
+		try {
+			return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+		}
+		catch (IOException | InterruptedException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+}
