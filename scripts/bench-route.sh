@@ -4,11 +4,14 @@
 #   nginx      the same gzipped bytes from a file: the physical reference (this box, this load generator)
 #   fixed      points-fetch=jdbc-stream with the body cache (the defaults)
 #   gateway    the same fixed instance through the gateway (bearer token checked, identity signed; rate limit lifted)
+#   gatewaynocache  the same, the gateway's revalidated body cache off (every read carries the body over both hops)
 #   stream     points-fetch=jdbc-stream, body cache off: every read streams from MySQL
 #   seed       points-fetch=interface-projection, body cache off: seed 002's start
 # Per target: a wave (VUS users, one request each, all at once: the seed's JMeter plan) and a sustained run (VUS
 # readers for SECONDS). Needs the stores (scripts/stack.sh stores).
 # Usage: scripts/bench-route.sh [seconds of each sustained run, default 20]   (VUS=1000 by default)
+#   TARGETS="fixed gateway"   only these targets (default: all six)
+#   PERFLAB_BENCH_JFR=1       a JFR recording of each JVM target during its rows, and its hot methods
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -39,19 +42,25 @@ start_route() { # port name extra-args...
 start_route 18301 fixed
 start_route 18302 stream --perflab.route.body-cache.max-size=0
 start_route 18303 seed --perflab.route.points-fetch=interface-projection --perflab.route.body-cache.max-size=0
-# the gateway in front of the fixed instance, its per-caller limit lifted: one bench user is 1,000 readers
+# the gateway in front of the fixed instance, its per-caller limit lifted: one bench user is 1,000 readers; twice,
+# with and without its revalidated body cache (route's points cross the service hop once per version, or per read)
 [ -f gateway/target/gateway.jar ] || ./mvnw -q -B -pl gateway -am package -DskipTests
 cp gateway/target/gateway.jar "$out/gateway.jar"
-PERFLAB_GATEWAY_SERVICES_ROUTE=http://127.0.0.1:18301 SERVER_PORT=18304 MANAGEMENT_SERVER_PORT=$(mgmt_port 18304) \
-  SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-  java -jar "$(launch_jar "$out/gateway.jar")" --perflab.identity.signing-key="file:$PERFLAB_IDENTITY_DIR/gateway.key" \
-  --perflab.gateway.rate-limit.replenish-rate=1000000 --perflab.gateway.rate-limit.burst-capacity=1000000 \
-  --logging.structured.format.console= >"$out/gateway.log" 2>&1 &
-pids+=($!)
-until curl -fs "http://127.0.0.1:$(mgmt_port 18304)/actuator/health/readiness" >/dev/null; do
-  kill -0 "${pids[-1]}" 2>/dev/null || { echo "gateway failed to start, see $out/gateway.log"; exit 1; }
-  sleep 0.5
-done
+start_gateway() { # port name extra-args...
+  local port=$1 name=$2; shift 2
+  PERFLAB_GATEWAY_SERVICES_ROUTE=http://127.0.0.1:18301 SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) \
+    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
+    java -jar "$(launch_jar "$out/gateway.jar")" --perflab.identity.signing-key="file:$PERFLAB_IDENTITY_DIR/gateway.key" \
+    --perflab.gateway.rate-limit.replenish-rate=1000000 --perflab.gateway.rate-limit.burst-capacity=1000000 \
+    --logging.structured.format.console= "$@" >"$out/$name.log" 2>&1 &
+  pids+=($!)
+  until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
+    kill -0 "${pids[-1]}" 2>/dev/null || { echo "gateway ($name) failed to start, see $out/$name.log"; exit 1; }
+    sleep 0.5
+  done
+}
+start_gateway 18304 gateway
+start_gateway 18305 gateway-nocache --perflab.gateway.body-cache.enabled=false
 token=$(scripts/jwt.sh token bench 1 3600)
 
 # one route of exactly 20,000 points, created once and reused by later runs
@@ -89,11 +98,13 @@ for port in 18301 18302 18303; do
   wrk -t1 -c16 -d4s -H "X-Perflab-Identity: $identity" -H 'Accept-Encoding: gzip' \
     "http://127.0.0.1:$port/v1/routes/$route/points" >/dev/null 2>&1 || true
 done
-wrk -t1 -c16 -d4s -H "Authorization: Bearer $token" -H 'Accept-Encoding: gzip' \
-  "http://127.0.0.1:18304/v1/routes/$route/points" >/dev/null 2>&1 || true
+for port in 18304 18305; do
+  wrk -t1 -c16 -d4s -H "Authorization: Bearer $token" -H 'Accept-Encoding: gzip' \
+    "http://127.0.0.1:$port/v1/routes/$route/points" >/dev/null 2>&1 || true
+done
 
 k6run() { # name port mode path
-  local who=(-e IDENTITY="$identity"); [ "$1" != gateway ] || who=(-e TOKEN="$token")
+  local who=(-e IDENTITY="$identity"); [[ "$1" != gateway* ]] || who=(-e TOKEN="$token")
   "$K6_BIN" run --no-usage-report --quiet --no-thresholds -e BASE_URL="http://127.0.0.1:$2" "${who[@]}" \
     -e ROUTE="$route" -e POINTS_PATH="$4" -e MODE="$3" -e VUS="$vus" -e DURATION="${secs}s" \
     -e SUMMARY_DIR="$out" -e SUMMARY_NAME="$1-$3" k6-tests/route/readers.js >/dev/null 2>&1 || true
@@ -120,11 +131,16 @@ gc() { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '
 echo "== seed 002: $vus readers of route $route (20,000 points; $plain bytes of JSON, $gz gzipped), -Xmx1g G1, k6 on loopback"
 printf '%-44s %8s %9s %8s %8s %8s %7s\n' target requests ok/s p50_ms p95_ms mean_ms errors
 declare -A rps p95 mean
-for target in nginx:18300:/points fixed:18301: gateway:18304: stream:18302: seed:18303:; do
+for target in nginx:18300:/points fixed:18301: gateway:18304: gatewaynocache:18305: stream:18302: seed:18303:; do
   IFS=: read -r name port path <<<"$target"
+  [[ " ${TARGETS:-nginx fixed gateway gatewaynocache stream seed} " == *" $name "* ]] || continue
+  pid=${pids[$(( port - 18301 ))]:-}
+  jfr=; if [ -n "${PERFLAB_BENCH_JFR:-}" ] && [ "$name" != nginx ]; then
+    jfr="$out/$name.jfr"; jcmd "$pid" JFR.start name=points settings=profile filename="$jfr" >/dev/null || jfr=
+  fi
   [ -n "$path" ] || path="/v1/routes/$route/points"
   label=$(case $name in nginx) echo "nginx, the same gzipped bytes (reference)";; fixed) echo "jdbc-stream + body cache (fixed)";;
-    gateway) echo "the same, through the gateway";;
+    gateway) echo "the same, through the gateway";; gatewaynocache) echo "through the gateway, its body cache off";;
     stream) echo "jdbc-stream, no cache";; seed) echo "interface-projection, no cache (seed)";; esac)
   for mode in wave sustained; do
     k6run "$name" "$port" "$mode" "$path"
@@ -132,10 +148,15 @@ for target in nginx:18300:/points fixed:18301: gateway:18304: stream:18302: seed
     printf '%-44s %8s %9s %8s %8s %8s %6s%%\n' "$label, $mode" "$n" "$r" "$p50" "$p95v" "$avg" "$err"
     rps[$name-$mode]=$r; p95[$name-$mode]=$p95v; mean[$name-$mode]=$avg
   done
-  [ "$name" = nginx ] || echo "  $(gc "$port"); process $(kill -0 "${pids[$(( port - 18301 ))]}" 2>/dev/null && echo alive || echo DIED)"
+  [ "$name" = nginx ] || echo "  $(gc "$port"); process $(kill -0 "$pid" 2>/dev/null && echo alive || echo DIED)"
+  if [ -n "$jfr" ]; then
+    jcmd "$pid" JFR.stop name=points >/dev/null && jfr view --width 160 hot-methods "$jfr" >"${jfr%.jfr}-hot-methods.txt" \
+      && echo "  profile: $jfr, hot methods: ${jfr%.jfr}-hot-methods.txt"
+  fi
 done
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1fx", a / b; else print "n/a" }'; }
 echo "fixed vs seed:   ok/s $(ratio "${rps[fixed-sustained]}" "${rps[seed-sustained]}"), wave mean $(ratio "${mean[seed-wave]}" "${mean[fixed-wave]}") faster, p95 $(ratio "${p95[seed-sustained]}" "${p95[fixed-sustained]}") lower"
 echo "stream vs seed:  ok/s $(ratio "${rps[stream-sustained]}" "${rps[seed-sustained]}"), wave mean $(ratio "${mean[seed-wave]}" "${mean[stream-wave]}") faster"
 echo "fixed vs nginx:  ok/s $(ratio "${rps[fixed-sustained]}" "${rps[nginx-sustained]}") of the reference"
+echo "gateway body cache on vs off: ok/s $(ratio "${rps[gateway-sustained]}" "${rps[gatewaynocache-sustained]}"), p95 $(ratio "${p95[gatewaynocache-sustained]}" "${p95[gateway-sustained]}") lower sustained, $(ratio "${p95[gatewaynocache-wave]}" "${p95[gateway-wave]}") in the wave"
 echo "gateway vs seed: ok/s $(ratio "${rps[gateway-sustained]}" "${rps[seed-sustained]}"), wave mean $(ratio "${mean[seed-wave]}" "${mean[gateway-wave]}") faster; through the gateway $(ratio "${rps[gateway-sustained]}" "${rps[fixed-sustained]}") of direct"

@@ -43,6 +43,11 @@ class GatewayConfiguration {
 				properties.bodyCache().enabled() ? new RevalidatedBodies(properties.bodyCache(), meters) : null);
 	}
 
+	@Bean
+	RevalidatedBodyCacheGatewayFilterFactory.ServeFresh revalidatedBodyCacheServeFresh() {
+		return new RevalidatedBodyCacheGatewayFilterFactory.ServeFresh();
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnProperty(name = "perflab.gateway.edge-cache.enabled", havingValue = "true", matchIfMissing = true)
 	static class EdgeCacheConfiguration {

@@ -3,6 +3,10 @@ package dev.perflab.gateway;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Arrays;
+
+import org.awaitility.Awaitility;
 
 import org.junit.jupiter.api.Test;
 
@@ -86,6 +90,60 @@ class RevalidatedBodyCacheTest extends GatewayTestSupport {
 		assertThat(revalidated.statusCode()).isEqualTo(304);
 		assertThat(revalidated.body()).isEmpty();
 		assertThat(revalidated.headers().firstValue("X-Perflab-Edge-Cache")).isEmpty();
+	}
+
+	@Test
+	void withinTheServicesGrantAReadOfTheSameOfficeIsAnsweredAtTheEdge() {
+		String id = route("1");
+		UPSTREAM.routeSurrogateControl.put(id, "max-age=60");
+		HttpResponse<byte[]> first = read(id, "1", "gzip");
+		assertThat(first.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
+		HttpResponse<byte[]> second = read(id, "1", "gzip");
+		assertThat(second.statusCode()).isEqualTo(200);
+		assertThat(second.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
+		assertThat(second.body()).isEqualTo(Upstream.points(id, 1, true));
+		assertThat(second.headers().firstValue("ETag")).isEqualTo(first.headers().firstValue("ETag"));
+		// the grant is the gateway's alone
+		assertThat(first.headers().firstValue("Surrogate-Control")).isEmpty();
+		assertThat(second.headers().firstValue("Surrogate-Control")).isEmpty();
+		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(1);
+		assertThat(UPSTREAM.hits("points 304 " + id)).isZero();
+		// another office is not that office: the service answers it
+		assertThat(read(id, "2", "gzip").statusCode()).isEqualTo(404);
+		assertThat(UPSTREAM.hits("points 404 " + id)).isEqualTo(1);
+	}
+
+	@Test
+	void aReadAnsweredAtTheEdgeStillPaysTheCallersRateLimit() {
+		String id = route("1");
+		UPSTREAM.routeSurrogateControl.put(id, "max-age=60");
+		String token = Tokens.valid(user(), "1");
+		int limited = 0;
+		int hits = 0;
+		// this gateway's limit: 5 per second, a burst of 5
+		for (int i = 0; i < 10; i++) {
+			HttpResponse<byte[]> response = fetch(get("/v1/routes/" + id + "/points").header("Authorization", "Bearer " + token));
+			if (response.statusCode() == 429) {
+				limited++;
+			}
+			else if (response.headers().firstValue("X-Perflab-Edge-Cache").orElse("").equals("hit")) {
+				hits++;
+			}
+		}
+		assertThat(hits).isPositive();
+		assertThat(limited).isPositive();
+		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(1);
+	}
+
+	@Test
+	void aRedispatchShowsAtTheEdgeOnceTheGrantRunsOut() {
+		String id = route("1");
+		UPSTREAM.routeSurrogateControl.put(id, "max-age=1");
+		read(id, "1", "gzip");
+		UPSTREAM.routeVersion.put(id, 2);
+		Awaitility.await().atMost(Duration.ofSeconds(5))
+			.until(() -> Arrays.equals(read(id, "1", "gzip").body(), Upstream.points(id, 2, true)));
+		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(2);
 	}
 
 	/** A route of the given office with its points at the upstream, under a fresh id. */

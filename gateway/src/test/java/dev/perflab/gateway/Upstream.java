@@ -46,6 +46,9 @@ final class Upstream {
 
 	final Map<String, Integer> routeVersion = new ConcurrentHashMap<>();
 
+	/** The Surrogate-Control a route's points are sent with (none unless a test sets one). */
+	final Map<String, String> routeSurrogateControl = new ConcurrentHashMap<>();
+
 	volatile CountDownLatch slowGate = new CountDownLatch(0);
 
 	/** The upstream standing for route: the gateway's identity tokens for audience "route". */
@@ -90,6 +93,10 @@ final class Upstream {
 				String etag = "\"" + id + "-" + version + "-json" + (gzip ? "-gz" : "") + "\"";
 				response.header("ETag", etag).header("Vary", "Accept, Accept-Encoding")
 					.header("Cache-Control", "private, max-age=3600, immutable");
+				String surrogate = routeSurrogateControl.get(id);
+				if (surrogate != null) {
+					response.header("Surrogate-Control", surrogate);
+				}
 				if (etag.equals(request.requestHeaders().get("If-None-Match"))) {
 					hits.computeIfAbsent("points 304 " + id, k -> new AtomicInteger()).incrementAndGet();
 					return response.status(304).send();

@@ -12,22 +12,36 @@ import org.jspecify.annotations.Nullable;
 import dev.perflab.gateway.GatewayProperties;
 
 /**
- * Response bodies the gateway keeps to answer a revalidated read itself: an entry is the last 200 a service sent
- * for one request (path, query and the representation headers), with its strong ETag. It is never served on its own
- * authority: every read still goes to the service, conditionally, and only a 304 for exactly that ETag lets the
- * gateway send the kept bytes. The service therefore still decides who may read what and whether the bytes are
- * current; what the entry saves is carrying the body over the second hop. Bounded by bytes (least recently used
- * goes first).
+ * Response bodies the gateway keeps to answer a read itself: an entry is the last 200 a service sent for one
+ * request (the caller's office, path, query and the representation headers), with its strong ETag. Within the
+ * freshness the service granted it ({@code Surrogate-Control: max-age}) it answers callers of that office alone;
+ * after that, and always when none was granted, the read goes to the service conditionally and only a 304 for exactly
+ * that ETag lets the gateway send the kept bytes. The service therefore decides who may read what (per office) and
+ * how long a version may be served without asking it. Bounded by bytes (least recently used goes first).
  */
 public class RevalidatedBodies {
 
-	/** What a 304 from the service stands for: the representation headers and bytes of the 200 it replaces. */
-	public record Body(String etag, List<String[]> headers, byte[] bytes) {
+	/**
+	 * What a 304 from the service stands for: the representation headers and bytes of the 200 it replaces.
+	 * @param freshUntil {@link System#nanoTime()} until which the gateway may answer it without asking the service
+	 * (the service's {@code Surrogate-Control: max-age}); without one, every read is revalidated
+	 */
+	public record Body(String etag, List<String[]> headers, byte[] bytes, long freshUntil) {
+
+		boolean fresh(long now) {
+			return now - freshUntil < 0;
+		}
+
+		Body freshUntil(long until) {
+			return new Body(etag, headers, bytes, until);
+		}
 	}
 
 	private final Cache<String, Body> entries;
 
 	private final long maxEntryBytes;
+
+	private final Counter hit;
 
 	private final Counter revalidated;
 
@@ -45,6 +59,7 @@ public class RevalidatedBodies {
 		CaffeineCacheMetrics.monitor(meters, entries, "gateway.body");
 		String name = "perflab.gateway.body.cache";
 		String description = "reads of a route with the revalidated body cache, by what the gateway did";
+		this.hit = Counter.builder(name).description(description).tag("result", "hit").register(meters);
 		this.revalidated = Counter.builder(name).description(description).tag("result", "revalidated").register(meters);
 		this.stored = Counter.builder(name).description(description).tag("result", "stored").register(meters);
 		this.passed = Counter.builder(name).description(description).tag("result", "passed").register(meters);
@@ -63,8 +78,17 @@ public class RevalidatedBodies {
 		stored.increment();
 	}
 
+	/** The same body, found current again by the service (a 304), with the freshness that answer gave it. */
+	void refresh(String key, Body body) {
+		entries.put(key, body);
+	}
+
 	void forget(String key) {
 		entries.invalidate(key);
+	}
+
+	void countHit() {
+		hit.increment();
 	}
 
 	void countRevalidated() {

@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -13,9 +16,12 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
+import org.springframework.cloud.gateway.filter.GatewayFilterChain;
+import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.filter.NettyWriteResponseFilter;
 import org.springframework.cloud.gateway.filter.OrderedGatewayFilter;
 import org.springframework.cloud.gateway.filter.factory.AbstractGatewayFilterFactory;
+import org.springframework.core.Ordered;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.http.HttpHeaders;
@@ -27,19 +33,27 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.web.server.ServerWebExchange;
 
+import dev.perflab.gateway.auth.EdgeAuthFilter;
+
 /**
- * {@code RevalidatedBodyCache} in a route's filters: the gateway keeps the last 200 body of each read of the route
- * (see {@link RevalidatedBodies}) and asks the service again with {@code If-None-Match} on every later read. A 304
- * for the kept ETag is answered to the caller as the kept 200; anything else passes through as the service sent it
- * (a new version's 200 replaces the kept one, a 404 drops it). The service still authorizes and versions every
- * read: a caller of another office gets the service's 404 whatever is kept, and a re-dispatched route is served new
- * at once. What it saves is the body on the second hop: for route's points, 191 KB per read between the service and
- * the gateway become a 304 of a few hundred bytes.
+ * {@code RevalidatedBodyCache} in a route's filters: the gateway keeps the last 200 body of each read of the route per
+ * caller office (see {@link RevalidatedBodies}).
+ * <ul>
+ * <li>Within the freshness the service granted ({@code Surrogate-Control: max-age=N}, a header for the gateway alone,
+ * never passed on) a read of the same office is answered from the kept body, after the edge's checks and the
+ * caller's rate limit, without reaching the service.</li>
+ * <li>After that, and always without such a grant, the read goes to the service with {@code If-None-Match}: a 304 for
+ * the kept ETag is answered to the caller as the kept 200; anything else passes through as the service sent it (a new
+ * version's 200 replaces the kept one, a 404 drops it).</li>
+ * </ul>
+ * The service keeps deciding who may read what and which version is current; the gateway only saves the body's
+ * second hop, and within the grant the hop itself. For route's points that is 191 KB per read.
  * <p>
  * Only a caller's plain GET takes part: one that sends its own validators or asks for a range is the service's to
  * answer. Only a 200 with a strong ETag, no {@code no-store}, no cookie, and a {@code Vary} of at most
  * {@code Accept} and {@code Accept-Encoding} (both part of the key) is kept, whole and within
- * {@code perflab.gateway.body-cache.max-entry}.
+ * {@code perflab.gateway.body-cache.max-entry}. Routes that use it must scope what they serve by office at most (the
+ * key holds the caller's office, not the user).
  */
 public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFilterFactory<Object> {
 
@@ -53,6 +67,13 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 
 	private static final List<String> VALIDATORS = List.of(HttpHeaders.IF_NONE_MATCH, HttpHeaders.IF_MATCH,
 			HttpHeaders.IF_MODIFIED_SINCE, HttpHeaders.IF_UNMODIFIED_SINCE, HttpHeaders.IF_RANGE, HttpHeaders.RANGE);
+
+	/** The exchange attribute that carries a fresh kept body from this filter to {@link ServeFresh}. */
+	static final String FRESH = RevalidatedBodyCacheGatewayFilterFactory.class.getName() + ".fresh";
+
+	static final String SURROGATE_CONTROL = "Surrogate-Control";
+
+	private static final Pattern MAX_AGE = Pattern.compile("(?:^|[,\\s])max-age=(\\d+)");
 
 	private final @Nullable RevalidatedBodies bodies;
 
@@ -74,12 +95,18 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			if (bodies == null || !takesPart(exchange.getRequest())) {
 				return chain.filter(exchange);
 			}
-			String key = key(exchange.getRequest());
+			String key = key(exchange.getAttribute(EdgeAuthFilter.OFFICE_ATTRIBUTE), exchange.getRequest());
 			RevalidatedBodies.Body kept = bodies.lookup(key);
+			Revalidating response = new Revalidating(exchange.getResponse(), bodies, key, kept);
+			if (kept != null && kept.fresh(System.nanoTime())) {
+				// answered by ServeFresh once the route's own filters (the rate limit) let the read through
+				exchange.getAttributes().put(FRESH, kept);
+				return chain.filter(exchange.mutate().response(response).build());
+			}
 			ServerWebExchange forwarded = exchange.mutate()
 				.request(kept == null ? exchange.getRequest()
 						: exchange.getRequest().mutate().headers(h -> h.set(HttpHeaders.IF_NONE_MATCH, kept.etag())).build())
-				.response(new Revalidating(exchange.getResponse(), bodies, key, kept))
+				.response(response)
 				.build();
 			return chain.filter(forwarded);
 		}, NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1);
@@ -98,11 +125,18 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 		return true;
 	}
 
-	static String key(ServerHttpRequest request) {
+	static String key(@Nullable String office, ServerHttpRequest request) {
 		HttpHeaders headers = request.getHeaders();
-		return request.getURI().getRawPath() + '?' + (request.getURI().getRawQuery() == null ? "" : request.getURI().getRawQuery())
+		return (office == null ? "-" : office) + '\n' + request.getURI().getRawPath() + '?' + (request.getURI().getRawQuery() == null ? "" : request.getURI().getRawQuery())
 				+ '\n' + String.join(",", headers.getOrEmpty(HttpHeaders.ACCEPT))
 				+ '\n' + String.join(",", headers.getOrEmpty(HttpHeaders.ACCEPT_ENCODING));
+	}
+
+	/** Until when the service lets the gateway answer without asking (its Surrogate-Control max-age), from now. */
+	static long freshUntil(HttpHeaders headers, long now) {
+		Matcher m = MAX_AGE.matcher(String.join(",", headers.getOrEmpty(SURROGATE_CONTROL)));
+		long seconds = m.find() ? Math.min(Long.parseLong(m.group(1)), 86_400) : 0;
+		return now + TimeUnit.SECONDS.toNanos(seconds);
 	}
 
 	/** A 200 the cache may keep, judged by its headers alone. */
@@ -146,14 +180,18 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
 			HttpStatusCode status = getStatusCode();
 			HttpHeaders headers = getHeaders();
+			long now = System.nanoTime();
+			long freshUntil = freshUntil(headers, now);
+			headers.remove(SURROGATE_CONTROL);
 			if (kept != null && status != null && status.value() == HttpStatus.NOT_MODIFIED.value()
 					&& kept.etag().equals(headers.getETag())) {
-				return Flux.from(body).doOnNext(DataBufferUtils::release).then(Mono.defer(() -> answerKept(kept)));
+				bodies.refresh(key, kept.freshUntil(freshUntil));
+				return Flux.from(body).doOnNext(DataBufferUtils::release).then(Mono.defer(() -> answer(kept, "revalidated")));
 			}
 			if (status != null && status.value() == HttpStatus.OK.value() && keepable(headers)
 					&& headers.getContentLength() <= bodies.maxEntryBytes()) {
 				headers.set(HEADER, "miss");
-				return super.writeWith(keeping(body, headers));
+				return super.writeWith(keeping(body, headers, freshUntil));
 			}
 			if (status != null && (status.value() == HttpStatus.NOT_FOUND.value()
 					|| status.value() == HttpStatus.GONE.value())) {
@@ -163,25 +201,33 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			return super.writeWith(body);
 		}
 
-		private Mono<Void> answerKept(RevalidatedBodies.Body body) {
+		/** The kept body as this read's 200: {@code hit} without asking the service, {@code revalidated} after a 304. */
+		Mono<Void> answer(RevalidatedBodies.Body body, String how) {
 			setStatusCode(HttpStatus.OK);
 			HttpHeaders headers = getHeaders();
 			for (String name : REPRESENTATION) {
 				headers.remove(name);
 			}
 			headers.remove(HttpHeaders.TRANSFER_ENCODING);
+			headers.remove(SURROGATE_CONTROL);
 			for (String[] header : body.headers()) {
 				headers.add(header[0], header[1]);
 			}
 			headers.setETag(body.etag());
 			headers.setContentLength(body.bytes().length);
-			headers.set(HEADER, "revalidated");
-			bodies.countRevalidated();
-			return super.writeWith(Mono.fromSupplier(() -> bufferFactory().wrap(body.bytes())));
+			headers.set(HEADER, how);
+			if (how.equals("hit")) {
+				bodies.countHit();
+			}
+			else {
+				bodies.countRevalidated();
+			}
+			return getDelegate().writeWith(Mono.fromSupplier(() -> bufferFactory().wrap(body.bytes())));
 		}
 
 		/** The body as the service sends it, copied aside as it passes and kept once it arrived whole. */
-		private Flux<? extends DataBuffer> keeping(Publisher<? extends DataBuffer> body, HttpHeaders headers) {
+		private Flux<? extends DataBuffer> keeping(Publisher<? extends DataBuffer> body, HttpHeaders headers,
+				long freshUntil) {
 			String etag = headers.getETag();
 			List<String[]> representation = new ArrayList<>();
 			for (String name : REPRESENTATION) {
@@ -205,12 +251,35 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 				copy.write(bytes, 0, n);
 			}).doOnComplete(() -> {
 				if (!tooLarge[0] && etag != null && (expected < 0 || expected == copy.size())) {
-					bodies.store(key, new RevalidatedBodies.Body(etag, List.copyOf(representation), copy.toByteArray()));
+					bodies.store(key,
+							new RevalidatedBodies.Body(etag, List.copyOf(representation), copy.toByteArray(), freshUntil));
 				}
 				else {
 					bodies.countPassed();
 				}
 			});
+		}
+	}
+
+	/**
+	 * Answers a read the route filter found fresh, once every filter before the routing (the edge's checks, the route's
+	 * rate limit) let it through; the service is not asked.
+	 */
+	public static final class ServeFresh implements GlobalFilter, Ordered {
+
+		@Override
+		public Mono<Void> filter(ServerWebExchange exchange, GatewayFilterChain chain) {
+			RevalidatedBodies.Body fresh = exchange.getAttribute(FRESH);
+			if (fresh != null && exchange.getResponse() instanceof Revalidating response) {
+				return response.answer(fresh, "hit");
+			}
+			return chain.filter(exchange);
+		}
+
+		@Override
+		public int getOrder() {
+			// after the route's filters, right before the read retry and the routing filters
+			return Ordered.LOWEST_PRECEDENCE - 20;
 		}
 	}
 }

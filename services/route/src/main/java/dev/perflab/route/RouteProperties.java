@@ -18,13 +18,17 @@ import dev.perflab.platform.LabSwitches;
  * row-by-row streaming, the only streaming it offers without a server-side cursor)
  * @param bodyCache the encoded, gzipped points body kept per route version
  * @param maxAge how long a client may keep a points body without asking again (a re-dispatch shows after this)
+ * @param edgeMaxAge how long the gateway may answer a points read of the same office from the body it kept, without
+ * asking route ({@code Surrogate-Control: max-age}; a re-dispatch shows at the gateway after at most this; 0: every
+ * read reaches route, which answers 304 while the version holds)
  * @param refTtl how long a route's version is remembered between points reads (a re-dispatch shows after this)
  * @param seed the demo data {@code java -jar route.jar --perflab.route.seed.routes=N} writes
  */
 @ConfigurationProperties("perflab.route")
 public record RouteProperties(@DefaultValue("jdbc-stream") PointsFetch pointsFetch,
 		@DefaultValue("50000") int maxPoints, @DefaultValue("-2147483648") int fetchSize,
-		@DefaultValue BodyCache bodyCache, @DefaultValue("1h") Duration maxAge, @DefaultValue("5s") Duration refTtl,
+		@DefaultValue BodyCache bodyCache, @DefaultValue("1h") Duration maxAge, @DefaultValue("5s") Duration edgeMaxAge,
+		@DefaultValue("5s") Duration refTtl,
 		@DefaultValue Seed seed) implements LabSwitches {
 
 	@Override

@@ -43,6 +43,8 @@ class PointsController {
 
 	private final String cacheControl;
 
+	private final String surrogateControl;
+
 	PointsController(Routes routes, PointsFetch fetch, RouteProperties properties, MeterRegistry registry) {
 		this.routes = routes;
 		this.fetch = fetch;
@@ -50,6 +52,9 @@ class PointsController {
 				? new PointBodies(properties.bodyCache().maxSize().toBytes(), fetch, registry) : null;
 		// a version's points never change; a re-dispatch is a new version (and a new ETag) seen after max-age
 		this.cacheControl = "private, max-age=" + properties.maxAge().toSeconds() + ", immutable";
+		// for the gateway alone (it keeps the body per office and takes the header off): how long it may answer
+		// without asking again
+		this.surrogateControl = "max-age=" + properties.edgeMaxAge().toSeconds();
 	}
 
 	@GetMapping("/v1/routes/{id}/points")
@@ -69,6 +74,7 @@ class PointsController {
 		response.setHeader(HttpHeaders.ETAG, etag);
 		response.setHeader(HttpHeaders.CACHE_CONTROL, cacheControl);
 		response.setHeader(HttpHeaders.VARY, "Accept, Accept-Encoding");
+		response.setHeader("Surrogate-Control", surrogateControl);
 		if (matches(ifNoneMatch, etag)) {
 			response.setStatus(HttpStatus.NOT_MODIFIED.value());
 			return;
