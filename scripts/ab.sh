@@ -5,7 +5,7 @@
 # windows) and a Markdown table of B/A ratios.
 #
 #   ab.sh SERVICE SWITCH A B SCRIPT [k6 args...]
-#   e.g. AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 \
+#   e.g. AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 AB_DIRECT=1 \
 #        ab.sh route points-fetch jdbc-stream interface-projection k6-tests/route/readers.js -e ROUTE=1 -e MODE=sustained
 #
 # A is the design under test (usually the fixed default), B the other value; the service is left on its default.
@@ -26,6 +26,13 @@ port_var=$(service_var "$service" PORT)
 
 # AB_ENV="NAME=value ...": settings both arms run with (e.g. a cache off, so the switch's own path is measured)
 read -ra both <<<"${AB_ENV:-}"
+# AB_DIRECT=1: the script calls the service itself, not the gateway, whose own answers (route's points from its edge
+# body cache) would hide the switch: BASE_URL is the service's port and IDENTITY a user identity signed with the local
+# gateway key for it (the script must send it, as k6-tests/route's do)
+if [ -n "${AB_DIRECT:-}" ]; then
+  set -- "$@" -e BASE_URL="http://127.0.0.1:${!port_var}" \
+    -e IDENTITY="$(scripts/jwt.sh identity perflab-gateway "${K6_USER:-alice}" 1 "$service" 3600)"
+fi
 restart() { # value ("" = the service's default, without AB_ENV)
   scripts/stack.sh stop "$service" >/dev/null
   if [ -n "$1" ]; then env "${both[@]}" "$var=$1" scripts/stack.sh start "$service" >/dev/null

@@ -45,14 +45,14 @@ start_route() { # port name extra-args...
 start_route 18301 fixed
 start_route 18302 stream --perflab.route.body-cache.max-size=0
 start_route 18303 seed --perflab.route.points-fetch=interface-projection --perflab.route.body-cache.max-size=0
-# the gateway in front of the fixed instance, its per-caller limit lifted: one bench user is 1,000 readers; twice,
-# with and without its revalidated body cache (route's points cross the service hop once per version, or per read)
+# the gateway in front of the fixed instance (the chart's heap and direct-memory cap), its per-caller limit lifted: one
+# bench user is 1,000 readers; twice, with and without its edge body cache (RevalidatedBodyCache)
 [ -f gateway/target/gateway.jar ] || ./mvnw -q -B -pl gateway -am package -DskipTests
 cp gateway/target/gateway.jar "$out/gateway.jar"
 start_gateway() { # port name extra-args...
   local port=$1 name=$2; shift 2
   PERFLAB_GATEWAY_SERVICES_ROUTE=http://127.0.0.1:18301 SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) \
-    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
+    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:MaxDirectMemorySize=128m -XX:+ExitOnOutOfMemoryError" \
     java -jar "$(launch_jar "$out/gateway.jar")" --perflab.identity.signing-key="file:$PERFLAB_IDENTITY_DIR/gateway.key" \
     --perflab.gateway.rate-limit.replenish-rate=1000000 --perflab.gateway.rate-limit.burst-capacity=1000000 \
     --logging.structured.format.console= "$@" >"$out/$name.log" 2>&1 &

@@ -52,9 +52,12 @@ MD
   [ "$red" = 99 ] || { log "the smoke against a stopped shortener exited $red, not 99 (see $PERFLAB_RUN/logs/smoke-red.log)"; exit 1; }
   log "a day in the office: every service at once through the gateway, five callers, thresholds as SLOs"
   CALLERS=5 TESTID="day-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/office/day.js -e DURATION=10s
-  log "A/B report from a short run: route points-fetch jdbc-stream vs interface-projection (body cache off in both)"
-  ab=$(AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 scripts/ab.sh route points-fetch jdbc-stream interface-projection \
-    k6-tests/route/readers.js -e ROUTE=1 -e MODE=sustained -e VUS=10 -e DURATION=10s | tail -n 1)
+  log "A/B report from a short run: route points-fetch jdbc-stream vs interface-projection (route read directly, its body cache off in both)"
+  # a route of the seed (15-20k points), whatever else earlier runs wrote
+  seeded=$(mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N \
+    -e "SELECT MIN(id) FROM route WHERE created_by = 'seed' AND office = '1'")
+  ab=$(AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 AB_DIRECT=1 scripts/ab.sh route points-fetch jdbc-stream interface-projection \
+    k6-tests/route/readers.js -e ROUTE="$seeded" -e MODE=sustained -e VUS=10 -e DURATION=10s | tail -n 1)
   python3 - "$ab" <<'PY'
 import json, sys
 from pathlib import Path

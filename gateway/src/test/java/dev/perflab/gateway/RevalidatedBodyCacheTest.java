@@ -84,12 +84,14 @@ class RevalidatedBodyCacheTest extends GatewayTestSupport {
 	@Test
 	void aCallersOwnValidatorIsTheServicesToAnswer() {
 		String id = route("1");
+		UPSTREAM.routeSurrogateControl.put(id, "max-age=0");
 		HttpResponse<byte[]> first = read(id, "1", "gzip");
 		String etag = first.headers().firstValue("ETag").orElseThrow();
 		HttpResponse<byte[]> revalidated = fetch(points(id, "1", "gzip").header("If-None-Match", etag));
 		assertThat(revalidated.statusCode()).isEqualTo(304);
 		assertThat(revalidated.body()).isEmpty();
 		assertThat(revalidated.headers().firstValue("X-Perflab-Edge-Cache")).isEmpty();
+		assertThat(revalidated.headers().firstValue("Surrogate-Control")).as("the grant is the gateway's alone").isEmpty();
 	}
 
 	@Test

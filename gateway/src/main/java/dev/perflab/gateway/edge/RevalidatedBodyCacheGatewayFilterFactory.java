@@ -73,6 +73,9 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 
 	static final String SURROGATE_CONTROL = "Surrogate-Control";
 
+	/** Bytes per write of a kept body. */
+	static final int CHUNK = 32 * 1024;
+
 	private static final Pattern MAX_AGE = Pattern.compile("(?:^|[,\\s])max-age=(\\d+)");
 
 	private final @Nullable RevalidatedBodies bodies;
@@ -93,6 +96,9 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 		// before the write filter, so the response it writes to is this one's decorator
 		return new OrderedGatewayFilter((exchange, chain) -> {
 			if (bodies == null || !takesPart(exchange.getRequest())) {
+				// the service's grant is for the gateway alone, whether or not this read takes part
+				ServerHttpResponse response = exchange.getResponse();
+				response.beforeCommit(() -> Mono.fromRunnable(() -> response.getHeaders().remove(SURROGATE_CONTROL)));
 				return chain.filter(exchange);
 			}
 			String key = key(exchange.getAttribute(EdgeAuthFilter.OFFICE_ATTRIBUTE), exchange.getRequest());
@@ -127,7 +133,8 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 
 	static String key(@Nullable String office, ServerHttpRequest request) {
 		HttpHeaders headers = request.getHeaders();
-		return (office == null ? "-" : office) + '\n' + request.getURI().getRawPath() + '?' + (request.getURI().getRawQuery() == null ? "" : request.getURI().getRawQuery())
+		String query = request.getURI().getRawQuery();
+		return (office == null ? "-" : office) + '\n' + request.getURI().getRawPath() + '?' + (query == null ? "" : query)
 				+ '\n' + String.join(",", headers.getOrEmpty(HttpHeaders.ACCEPT))
 				+ '\n' + String.join(",", headers.getOrEmpty(HttpHeaders.ACCEPT_ENCODING));
 	}
@@ -222,7 +229,17 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			else {
 				bodies.countRevalidated();
 			}
-			return getDelegate().writeWith(Mono.fromSupplier(() -> bufferFactory().wrap(body.bytes())));
+			return getDelegate().writeWith(chunks(body.bytes()));
+		}
+
+		/**
+		 * The kept bytes in slices, written as the connection takes them: one 191 KB buffer would be copied whole into
+		 * direct memory for the socket, per reader, and a thousand slow readers would hold that much direct memory.
+		 */
+		private Flux<DataBuffer> chunks(byte[] bytes) {
+			int chunks = Math.max(1, (bytes.length + CHUNK - 1) / CHUNK);
+			return Flux.range(0, chunks).map(i -> bufferFactory()
+				.wrap(ByteBuffer.wrap(bytes, i * CHUNK, Math.min(CHUNK, bytes.length - i * CHUNK))));
 		}
 
 		/** The body as the service sends it, copied aside as it passes and kept once it arrived whole. */
