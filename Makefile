@@ -31,7 +31,7 @@ images: ## OCI images (Jib, no Docker): tarballs in .run/images, or pushed multi
 load: ## k6 through the gateway: every smoke, or SCRIPT=k6-tests/x.js PROFILE=smoke|average|stress|spike|soak RATE= CALLERS=
 	@if [ -n "$(SCRIPT)" ]; then PROFILE=$(PROFILE) RATE=$(RATE) CALLERS=$(CALLERS) scripts/load.sh "$(SCRIPT)"; else scripts/load.sh smoke; fi
 
-ab: ## one lab switch A/B with an HTML report: make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1'
+ab: ## one lab switch A/B with an HTML report: AB_DIRECT=1 make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1' (AB_DIRECT: the service itself, not the gateway)
 	@scripts/ab.sh "$(SERVICE)" "$(SWITCH)" "$(A)" "$(B)" "$(SCRIPT)" $(ARGS)
 
 compare: ## two runs' summaries side by side: make compare A=.run/results/<run> B=.run/results/<run>
