@@ -7,8 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -76,8 +74,6 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 	/** Bytes per write of a kept body. */
 	static final int CHUNK = 32 * 1024;
 
-	private static final Pattern MAX_AGE = Pattern.compile("(?:^|[,\\s])max-age=(\\d+)");
-
 	private final @Nullable RevalidatedBodies bodies;
 
 	/** @param bodies null when the cache is turned off: the filter then passes every request through */
@@ -95,10 +91,10 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 	public GatewayFilter apply(Object config) {
 		// before the write filter, so the response it writes to is this one's decorator
 		return new OrderedGatewayFilter((exchange, chain) -> {
+			// the service's grant is for the gateway alone (read in writeWith, before the commit), whatever the read
+			ServerHttpResponse original = exchange.getResponse();
+			original.beforeCommit(() -> Mono.fromRunnable(() -> original.getHeaders().remove(SURROGATE_CONTROL)));
 			if (bodies == null || !takesPart(exchange.getRequest())) {
-				// the service's grant is for the gateway alone, whether or not this read takes part
-				ServerHttpResponse response = exchange.getResponse();
-				response.beforeCommit(() -> Mono.fromRunnable(() -> response.getHeaders().remove(SURROGATE_CONTROL)));
 				return chain.filter(exchange);
 			}
 			String key = key(exchange.getAttribute(EdgeAuthFilter.OFFICE_ATTRIBUTE), exchange.getRequest());
@@ -139,11 +135,13 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 				+ '\n' + String.join(",", headers.getOrEmpty(HttpHeaders.ACCEPT_ENCODING));
 	}
 
-	/** Until when the service lets the gateway answer without asking (its Surrogate-Control max-age), from now. */
+	/**
+	 * Until when the service lets the gateway answer without asking (its Surrogate-Control max-age, read as the
+	 * redirect cache reads a max-age), from now.
+	 */
 	static long freshUntil(HttpHeaders headers, long now) {
-		Matcher m = MAX_AGE.matcher(String.join(",", headers.getOrEmpty(SURROGATE_CONTROL)));
-		long seconds = m.find() ? Math.min(Long.parseLong(m.group(1)), 86_400) : 0;
-		return now + TimeUnit.SECONDS.toNanos(seconds);
+		long seconds = EdgeCacheFilter.maxAge(String.join(",", headers.getOrEmpty(SURROGATE_CONTROL)));
+		return now + TimeUnit.SECONDS.toNanos(Math.min(seconds, 86_400));
 	}
 
 	/** A 200 the cache may keep, judged by its headers alone. */
@@ -163,8 +161,7 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 				}
 			}
 		}
-		long length = headers.getContentLength();
-		return length < 0 || length <= Integer.MAX_VALUE;
+		return true;
 	}
 
 	private static final class Revalidating extends ServerHttpResponseDecorator {
@@ -189,7 +186,6 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			HttpHeaders headers = getHeaders();
 			long now = System.nanoTime();
 			long freshUntil = freshUntil(headers, now);
-			headers.remove(SURROGATE_CONTROL);
 			if (kept != null && status != null && status.value() == HttpStatus.NOT_MODIFIED.value()
 					&& kept.etag().equals(headers.getETag())) {
 				bodies.refresh(key, kept.freshUntil(freshUntil));
@@ -216,7 +212,6 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 				headers.remove(name);
 			}
 			headers.remove(HttpHeaders.TRANSFER_ENCODING);
-			headers.remove(SURROGATE_CONTROL);
 			for (String[] header : body.headers()) {
 				headers.add(header[0], header[1]);
 			}
