@@ -99,10 +99,16 @@ def query_at(prometheus, expr, at):
     return float(result[0]["value"][1]) if result else None
 
 
+def window(arm):
+    """(range, evaluation time) of an arm: from the service's scrape before its load to the one after it, both in."""
+    return f"{int(arm['scraped'] - arm['start'] + 2)}s", arm["scraped"] + 0.5
+
+
 def switch_in_effect(meta, arm):
     """The value the service reported for the switch during the arm (perflab_lab_switch_info), None if it exports none."""
-    q = f'count by (value) (last_over_time(perflab_lab_switch_info{{job="{meta["job"]}",switch="{meta["switch"]}"}}[{int(arm["end"] - arm["start"] + 6)}s]))'
-    url = f"{meta['prometheus']}/api/v1/query?" + urllib.parse.urlencode({"query": q, "time": f"{arm['end'] + 6:.3f}"})
+    w, at = window(arm)
+    q = f'count by (value) (last_over_time(perflab_lab_switch_info{{job="{meta["job"]}",switch="{meta["switch"]}"}}[{w}]))'
+    url = f"{meta['prometheus']}/api/v1/query?" + urllib.parse.urlencode({"query": q, "time": f"{at:.3f}"})
     with urllib.request.urlopen(url, timeout=20) as r:
         values = [x["metric"].get("value") for x in json.load(r)["data"]["result"]]
     return values
@@ -113,9 +119,8 @@ def service_rows(meta, a, b):
     for label, expr, unit in SERVICE_ROWS:
         vals = []
         for arm in (a, b):
-            w = f"{int(arm['end'] - arm['start'] + 6)}s"
-            q = expr.replace("$job", meta["job"]).replace("$w", w)
-            vals.append(query_at(meta["prometheus"], q, arm["end"] + 6))
+            w, at = window(arm)
+            vals.append(query_at(meta["prometheus"], expr.replace("$job", meta["job"]).replace("$w", w), at))
         if vals == [None, None]:
             continue
         r = ratio(*vals)
@@ -190,7 +195,7 @@ def ab(folder):
         for arm, color in ((a, "#1f77b4"), (b, "#d62728")):
             q = expr.replace("$testid", arm["testid"]).replace("$job", meta["job"])
             try:
-                s = query_range(meta["prometheus"], q, arm["start"], arm["end"] + 5)
+                s = query_range(meta["prometheus"], q, arm["start"], arm["scraped"])
             except Exception as e:  # a plot Prometheus cannot answer says so; the table stands on the k6 summaries
                 s = []
                 title = f"{title} [query failed: {e}]"

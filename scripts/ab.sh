@@ -39,6 +39,19 @@ restart() { # value ("" = the service's default, without AB_ENV)
   else scripts/stack.sh start "$service" >/dev/null; fi
 }
 trap 'restart "" || true' EXIT
+# the time of the service's first successful scrape after SINCE (waits up to 30 s): every arm's window in Prometheus
+# starts and ends with one, so its counters have a sample on each side of the load even when scrapes fail under it
+scraped_after() { # SINCE
+  # timestamp() of a bare selector is the sample's own time (of an expression it would be the query's)
+  local q="timestamp(up{job=\"perflab-$service\"}) and up{job=\"perflab-$service\"} == 1" t
+  for _ in $(seq 60); do
+    t=$(curl -fsG "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/query" --data-urlencode "query=$q" |
+      python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')
+    if python3 -c "import sys; sys.exit(0 if float('$t') > float('$1') else 1)"; then echo "$t"; return; fi
+    sleep 0.5
+  done
+  log "Prometheus has not scraped $service since $1"; return 1
+}
 
 arms=()
 for arm in A B; do
@@ -46,24 +59,24 @@ for arm in A B; do
   log "$arm: $service with $switch=$value"
   restart "$value"
   testid="ab-$(basename "$out")-$arm"
-  start=$(date +%s.%N)
+  start=$(scraped_after "$(date +%s.%N)")   # a first sample of the new instance, before the load
   status=0
   TESTID=$testid SUMMARY_OUT="$out" scripts/load.sh "$script" -e SUMMARY_NAME="$arm" "$@" >"$out/$arm.k6.txt" 2>&1 || status=$?
   end=$(date +%s.%N)
-  arms+=("$arm,$value,$testid,$start,$end,$status")
   log "$arm: k6 exit $status ($(tail -n 1 "$out/$arm.k6.txt" | cut -c1-100))"
-  sleep 6   # one more scrape of the service before it restarts (the plots' last points)
+  scraped=$(scraped_after "$end")   # one more scrape of the service before it restarts (the plots' last points)
+  arms+=("$arm,$value,$testid,$start,$end,$status,$scraped")
 done
 AB_ENV=${AB_ENV:-} python3 - "$out/meta.json" "$service" "$switch" "$var" "$script" "$rev" "$PERFLAB_PROMETHEUS_PORT" "${arms[@]}" -- "$@" <<'PY'
 import json, os, sys
 path, service, switch, var, script, rev, port, *rest = sys.argv[1:]
 arms, args = rest[:rest.index("--")], rest[rest.index("--") + 1:]
-keys = ("arm", "value", "testid", "start", "end", "k6_exit")
+keys = ("arm", "value", "testid", "start", "end", "k6_exit", "scraped")
 meta = {"service": service, "switch": switch, "env": var, "both": os.environ["AB_ENV"], "script": script, "args": args, "git": rev,
         "prometheus": f"http://127.0.0.1:{port}", "job": f"perflab-{service}",
         "arms": [dict(zip(keys, a.split(","))) for a in arms]}
 for a in meta["arms"]:
-    a["start"], a["end"], a["k6_exit"] = float(a["start"]), float(a["end"]), int(a["k6_exit"])
+    a["start"], a["end"], a["k6_exit"], a["scraped"] = float(a["start"]), float(a["end"]), int(a["k6_exit"]), float(a["scraped"])
 json.dump(meta, open(path, "w"), indent=2)
 PY
 scripts/ab-report.py "$out"
