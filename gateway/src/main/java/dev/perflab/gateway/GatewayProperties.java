@@ -63,11 +63,16 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 	 * @param replicas gateway instances sharing each limit: a local bucket gets 1/replicas of rate and burst
 	 * @param trustedProxies proxies in front of the gateway (an Ingress controller: 1) whose X-Forwarded-For entry
 	 * is believed; 0: the client address is the connection's peer
+	 * @param lease the most requests of one caller that one Redis answer may allow: the gateway takes that many
+	 * tokens at once and spends them itself, at most 1/20 of the burst, fewer as the bucket runs low, unused ones
+	 * lapsing after {@code leaseLife}; 1: every request asks Redis
+	 * @param leaseLife how long tokens taken ahead stay spendable
 	 */
 	public record RateLimit(@DefaultValue("200") int replenishRate, @DefaultValue("400") int burstCapacity,
 			@DefaultValue PerIp perIp, @DefaultValue("200ms") Duration redisTimeout,
 			@DefaultValue("1s") Duration redisRetry, @DefaultValue("1") int replicas,
-			@DefaultValue("0") int trustedProxies) {
+			@DefaultValue("0") int trustedProxies, @DefaultValue("16") int lease,
+			@DefaultValue("1s") Duration leaseLife) {
 
 		/** High on purpose: one address may be a whole office behind NAT, or a benchmark. */
 		public record PerIp(@DefaultValue("1000") int replenishRate, @DefaultValue("2000") int burstCapacity) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -28,6 +29,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * with Redis down every request paid 2 s and nothing was limited. Here a dead Redis costs one bounded attempt per
  * {@code redisRetry} (one request probes, the others decide locally), and Redis takes over again on the first
  * probe that answers. Gauge {@code perflab.gateway.rate.limiter.local} is 1 while decisions are local.
+ * <p>
+ * While Redis answers, one answer may cover several requests of a caller ({@link Leases}): the instance takes a few
+ * tokens at once and spends them itself, so a caller well inside its limit costs one Redis round trip per lease, not
+ * per request. Counter {@code perflab.gateway.rate.limiter.redis.calls} counts the round trips.
  */
 public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Config> {
 
@@ -43,6 +48,10 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	private final LocalBuckets local;
 
+	private final Leases leases;
+
+	private final Counter redisCalls;
+
 	private final AtomicBoolean inLocalMode = new AtomicBoolean();
 
 	private final AtomicBoolean probing = new AtomicBoolean();
@@ -51,13 +60,17 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	public FallbackRateLimiter(ReactiveStringRedisTemplate redis, RedisScript<List<Long>> script,
 			ConfigurationService configurationService, Duration redisTimeout, Duration redisRetry, int replicas,
-			MeterRegistry meters) {
+			Leases leases, MeterRegistry meters) {
 		super(RedisRateLimiter.Config.class, RedisRateLimiter.CONFIGURATION_PROPERTY_NAME, configurationService);
 		this.redis = redis;
 		this.script = script;
 		this.redisTimeout = redisTimeout;
 		this.retryNanos = redisRetry.toNanos();
 		this.local = new LocalBuckets(replicas);
+		this.leases = leases;
+		this.redisCalls = Counter.builder("perflab.gateway.rate.limiter.redis.calls")
+			.description("Round trips to Redis for rate-limit decisions (one may cover a lease of several requests)")
+			.register(meters);
 		Gauge.builder("perflab.gateway.rate.limiter.local", inLocalMode, b -> b.get() ? 1 : 0)
 			.description("1 while rate limits are decided by this instance's own buckets (Redis unreachable)")
 			.register(meters);
@@ -70,9 +83,39 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 			if (System.nanoTime() - retryAt < 0 || !probing.compareAndSet(false, true)) {
 				return Mono.just(local(routeId, id, config));
 			}
-			return redis(routeId, id, config).doFinally(signal -> probing.set(false));
+			return single(routeId, id, config).doFinally(signal -> probing.set(false));
 		}
-		return redis(routeId, id, config);
+		if (!leases.enabled()) {
+			return single(routeId, id, config);
+		}
+		String key = routeId + '\u0000' + id;
+		int requested = config.getRequestedTokens();
+		Leases.Lease lease = leases.current(key);
+		if (lease != null) {
+			long remaining = lease.take(requested);
+			if (remaining >= 0) {
+				return Mono.just(new Response(true, headers(config, remaining)));
+			}
+		}
+		long ask = leases.ask(lease, requested, config.getBurstCapacity());
+		return redis(routeId, id, config, ask).flatMap(answer -> {
+			if (answer.allowed() || ask == requested || answer.local()) {
+				return Mono.just(answer);
+			}
+			// fewer tokens left than the lease asked for: this request alone may still fit
+			return redis(routeId, id, config, requested);
+		}).map(answer -> {
+			// the lease's bookkeeping: what Redis granted (spent here from now on) or that it refused
+			if (!answer.local()) {
+				if (answer.allowed()) {
+					leases.granted(key, answer.tokens(), requested, answer.redisRemaining());
+				}
+				else {
+					leases.refused(key, answer.redisRemaining());
+				}
+			}
+			return answer.response(config, requested);
+		});
 	}
 
 	/**
@@ -97,11 +140,29 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 		return inLocalMode.get();
 	}
 
-	private Mono<Response> redis(String routeId, String id, RedisRateLimiter.Config config) {
+	private Mono<Response> single(String routeId, String id, RedisRateLimiter.Config config) {
+		return redis(routeId, id, config, config.getRequestedTokens())
+			.map(answer -> answer.response(config, config.getRequestedTokens()));
+	}
+
+	/** One decision: Redis's (or the local bucket's) verdict on {@code tokens} tokens and what Redis had left. */
+	private record Answer(boolean allowed, long tokens, long redisRemaining, boolean local, Response localResponse) {
+
+		Response response(RedisRateLimiter.Config config, int requested) {
+			if (local) {
+				return localResponse;
+			}
+			return new Response(allowed, headers(config, allowed ? redisRemaining + tokens - requested : redisRemaining));
+		}
+	}
+
+	/** Redis's verdict on taking {@code tokens} tokens of the caller's bucket, or the local bucket's. */
+	private Mono<Answer> redis(String routeId, String id, RedisRateLimiter.Config config, long tokens) {
 		String prefix = "request_rate_limiter.{" + routeId + "." + id + "}.";
 		List<String> keys = List.of(prefix + "tokens", prefix + "timestamp");
 		List<String> args = List.of(config.getReplenishRate() + "", config.getBurstCapacity() + "", "",
-				config.getRequestedTokens() + "");
+				Long.toString(tokens));
+		redisCalls.increment();
 		return redis.execute(script, keys, args)
 			.reduce(new ArrayList<Long>(), (all, some) -> {
 				all.addAll(some);
@@ -110,11 +171,11 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 			.timeout(redisTimeout)
 			.map(result -> {
 				backToRedis();
-				return new Response(result.get(0) == 1L, headers(config, result.get(1)));
+				return new Answer(result.get(0) == 1L, tokens, result.get(1), false, null);
 			})
 			.onErrorResume(e -> {
 				toLocal(e);
-				return Mono.just(local(routeId, id, config));
+				return Mono.just(new Answer(false, tokens, 0, true, local(routeId, id, config)));
 			});
 	}
 

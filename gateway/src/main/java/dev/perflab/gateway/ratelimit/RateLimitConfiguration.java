@@ -40,7 +40,7 @@ class RateLimitConfiguration {
 			ConfigurationService configurationService, GatewayProperties properties, MeterRegistry meters) {
 		GatewayProperties.RateLimit limits = properties.rateLimit();
 		return new FallbackRateLimiter(redis, script, configurationService, limits.redisTimeout(),
-				limits.redisRetry(), limits.replicas(), meters);
+				limits.redisRetry(), limits.replicas(), new Leases(limits.lease(), limits.leaseLife()), meters);
 	}
 
 	@Bean
