@@ -17,6 +17,10 @@ import dev.perflab.identity.IdentitySigner;
  * service alone ({@code aud} = the route's service): a pod that reaches a service directly cannot make itself any
  * user, and a token captured at one service is refused by the others. The service is the route's {@code service}
  * metadata, or the route id up to its first {@code -} ({@code mail-api} → {@code mail}).
+ * <p>
+ * Signed last, right before the request leaves (after the rate limit and after the edge body cache's fresh answers,
+ * {@code LOWEST_PRECEDENCE - 20}): a request refused or answered at the gateway never reaches a service and pays
+ * no signature.
  */
 public class IdentityRelayFilter implements GlobalFilter, Ordered {
 
@@ -49,6 +53,6 @@ public class IdentityRelayFilter implements GlobalFilter, Ordered {
 
 	@Override
 	public int getOrder() {
-		return Ordered.HIGHEST_PRECEDENCE + 20;
+		return Ordered.LOWEST_PRECEDENCE - 15;
 	}
 }
