@@ -5,12 +5,16 @@
 #   fixed      points-fetch=jdbc-stream with the body cache (the defaults)
 #   gateway    the same fixed instance through the gateway (bearer token checked, identity signed; rate limit lifted)
 #   gatewaynocache  the same, the gateway's revalidated body cache off (every read carries the body over both hops)
+#   gateway100 the readers spread over 100 seeded routes of 15-20k points (10 each) through the gateway (body cache
+#              on): no target reads them before, so the wave finds route's and the gateway's caches cold
 #   stream     points-fetch=jdbc-stream, body cache off: every read streams from MySQL
 #   seed       points-fetch=interface-projection, body cache off: seed 002's start
 # Per target: a wave (VUS users, one request each, all at once: the seed's JMeter plan) and a sustained run (VUS
-# readers for SECONDS). Needs the stores (scripts/stack.sh stores).
+# readers for SECONDS); per JVM, its GC and its old generation sampled every 2 s over both, and the target's accept
+# queue peak. Needs the stores
+# (scripts/stack.sh stores); the first run seeds the 100 routes (about a minute), later runs reuse them.
 # Usage: scripts/bench-route.sh [seconds of each sustained run, default 20]   (VUS=1000 by default)
-#   TARGETS="fixed gateway"   only these targets (default: all six)
+#   TARGETS="fixed gateway"   only these targets (default: all seven)
 #   PERFLAB_BENCH_JFR=1       a JFR recording of each JVM target during its rows, and its hot methods
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -81,6 +85,16 @@ PY
   route=$(curl -fsS -XPOST "http://127.0.0.1:18301/v1/routes" -H "X-Perflab-Identity: $identity" \
     -H 'Content-Type: application/json' --data-binary @"$out/route.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 fi
+# 100 routes of the seeder (office 1, 15-20k points each), added by the seeder itself when fewer are there
+if [[ " ${TARGETS:-gateway100} " == *" gateway100 "* ]]; then
+  if [ "$(sql "SELECT COUNT(*) FROM route WHERE office = '1' AND created_by = 'seed'")" -lt 100 ]; then
+    echo "seeding 100 routes for gateway100 (once)"
+    SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar "$out/route.jar" --spring.main.web-application-type=none \
+      --perflab.route.seed.routes=100 --logging.structured.format.console= >"$out/seed.log" 2>&1 \
+      || { echo "the seeder failed, see $out/seed.log"; exit 1; }
+  fi
+  routes100=$(sql "SELECT GROUP_CONCAT(id ORDER BY id) FROM (SELECT id FROM route WHERE office = '1' AND created_by = 'seed' ORDER BY id LIMIT 100) r")
+fi
 curl -fsS "http://127.0.0.1:18301/v1/routes/$route/points" -H "X-Perflab-Identity: $identity" -H 'Accept-Encoding: gzip' \
   -o "$out/points.json.gz"
 plain=$(gzip -dc "$out/points.json.gz" | wc -c); gz=$(wc -c <"$out/points.json.gz")
@@ -105,8 +119,9 @@ done
 
 k6run() { # name port mode path
   local who=(-e IDENTITY="$identity"); [[ "$1" != gateway* ]] || who=(-e TOKEN="$token")
+  local which=(-e ROUTE="$route"); [ "$1" != gateway100 ] || which=(-e ROUTES="$routes100")
   "$K6_BIN" run --no-usage-report --quiet --no-thresholds -e BASE_URL="http://127.0.0.1:$2" "${who[@]}" \
-    -e ROUTE="$route" -e POINTS_PATH="$4" -e MODE="$3" -e VUS="$vus" -e DURATION="${secs}s" \
+    "${which[@]}" -e POINTS_PATH="$4" -e MODE="$3" -e VUS="$vus" -e DURATION="${secs}s" \
     -e SUMMARY_DIR="$out" -e SUMMARY_NAME="$1-$3" k6-tests/route/readers.js >/dev/null 2>&1 || true
 }
 figures() { python3 - "$out/$1-summary.json" "$2" <<'PY'
@@ -125,24 +140,50 @@ print(n['count'], round(ok / float(sys.argv[2]) if sys.argv[2] != '-' else n['ra
       round(d['med']), round(d['p(95)']), round(d['avg']), round(d['max']), round(f['rate'] * 100, 1))
 PY
 }
-gc() { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '
+gcstat() { { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" || true; } | awk '
   /^jvm_gc_pause_seconds_sum/ {s+=$NF} /^jvm_gc_pause_seconds_count/ {c+=$NF}
   /^jvm_gc_memory_allocated_bytes_total/ {a=$NF} /^jvm_gc_memory_promoted_bytes_total/ {p=$NF}
-  END { printf "GC: %d pauses, %.2f s paused; %.1f GB allocated, %.0f MB promoted to old gen", c, s, a / 1e9, p / 1e6 }'; }
+  END { print c + 0, s + 0, a + 0, p + 0 }'; }
+gc() { # "before" (gcstat when the target started) now: what the target's rows cost the JVM
+  awk -v b="$1" -v n="$2" 'BEGIN { split(b, x, " "); split(n, y, " ");
+    printf "GC: %d pauses, %.2f s paused; %.1f GB allocated, %.0f MB promoted to old gen", y[1] - x[1], y[2] - x[2], (y[3] - x[3]) / 1e9, (y[4] - x[4]) / 1e6 }'; }
+# the old generation's occupancy, every 2 s while a JVM target runs (G1 Old Gen, MB): flat over the run, or growing
+oldgen_sample() { # port file
+  while sleep 2; do
+    curl -fs "http://127.0.0.1:$(mgmt_port "$1")/actuator/prometheus" |
+      awk '/^jvm_memory_used_bytes\{/ && /id="G1 Old Gen"/ { printf "%.0f\n", $NF / 1048576 }'
+  done >"$2"
+}
+# the listening socket's accept queue (connections the kernel completed that the server has not taken yet), every
+# 0.2 s: readers wait there, unseen by the server's own timings
+acceptq_sample() { # port file
+  while sleep 0.2; do ss -Hltn "( sport = :$1 )" 2>/dev/null | awk '{ print $2 }'; done >"$2"
+}
+acceptq() { awk '{ if ($1 > m) m = $1 } END { printf "accept queue peak %d", m }' "$1"; }
+oldgen() { awk 'NR == 1 { f = $1 } { if ($1 > m) m = $1; l = $1; n++ }
+  END { if (n) printf "old gen every 2 s: first %d MB, max %d MB, last %d MB (%d samples)", f, m, l, n; else printf "old gen: no samples" }' "$1"; }
 
 echo "== seed 002: $vus readers of route $route (20,000 points; $plain bytes of JSON, $gz gzipped), -Xmx1g G1, k6 on loopback"
 printf '%-44s %8s %9s %8s %8s %8s %8s %7s\n' target requests ok/s p50_ms p95_ms mean_ms max_ms errors
 declare -A rps p95 mean
-for target in nginx:18300:/points fixed:18301: gateway:18304: gatewaynocache:18305: stream:18302: seed:18303:; do
+for target in nginx:18300:/points fixed:18301: gateway:18304: gateway100:18304: gatewaynocache:18305: stream:18302: seed:18303:; do
   IFS=: read -r name port path <<<"$target"
-  [[ " ${TARGETS:-nginx fixed gateway gatewaynocache stream seed} " == *" $name "* ]] || continue
+  [[ " ${TARGETS:-nginx fixed gateway gateway100 gatewaynocache stream seed} " == *" $name "* ]] || continue
   pid=${pids[$(( port - 18301 ))]:-}
+  # the JVMs the target's reads cross: the target itself, and route behind a gateway
+  jvms=(); [ "$name" = nginx ] || jvms=("$port"); [[ "$name" != gateway* ]] || jvms+=(18301)
+  samplers=(); declare -A gcbefore=()
+  for j in "${jvms[@]}"; do
+    gcbefore[$j]=$(gcstat "$j"); oldgen_sample "$j" "$out/$name-$j-oldgen.txt" & samplers+=($!)
+  done
+  acceptq_sample "$port" "$out/$name-acceptq.txt" & samplers+=($!)
   jfr=; if [ -n "${PERFLAB_BENCH_JFR:-}" ] && [ "$name" != nginx ]; then
     jfr="$out/$name.jfr"; jcmd "$pid" JFR.start name=points settings=profile filename="$jfr" >/dev/null || jfr=
   fi
   [ -n "$path" ] || path="/v1/routes/$route/points"
   label=$(case $name in nginx) echo "nginx, the same gzipped bytes (reference)";; fixed) echo "jdbc-stream + body cache (fixed)";;
     gateway) echo "the same, through the gateway";; gatewaynocache) echo "through the gateway, its body cache off";;
+    gateway100) echo "100 routes, through the gateway, cold";;
     stream) echo "jdbc-stream, no cache";; seed) echo "interface-projection, no cache (seed)";; esac)
   for mode in wave sustained; do
     k6run "$name" "$port" "$mode" "$path"
@@ -150,7 +191,12 @@ for target in nginx:18300:/points fixed:18301: gateway:18304: gatewaynocache:183
     printf '%-44s %8s %9s %8s %8s %8s %8s %6s%%\n' "$label, $mode" "$n" "$r" "$p50" "$p95v" "$avg" "$max" "$err"
     rps[$name-$mode]=$r; p95[$name-$mode]=$p95v; mean[$name-$mode]=$avg
   done
-  [ "$name" = nginx ] || echo "  $(gc "$port"); process $(kill -0 "$pid" 2>/dev/null && echo alive || echo DIED)"
+  for sp in "${samplers[@]}"; do kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null || true; done
+  for j in "${jvms[@]}"; do
+    jp=${pids[$(( j - 18301 ))]}; who=$([ "$j" = 18301 ] && [ "$name" != fixed ] && echo "route: " || true)
+    echo "  $who$(gc "${gcbefore[$j]}" "$(gcstat "$j")"); $(oldgen "$out/$name-$j-oldgen.txt")$([ "$j" != "$port" ] || echo "; $(acceptq "$out/$name-acceptq.txt")"); process $(kill -0 "$jp" 2>/dev/null && echo alive || echo DIED)"
+  done
+  [ "$name" != nginx ] || echo "  $(acceptq "$out/$name-acceptq.txt")"
   if [ -n "$jfr" ]; then
     jcmd "$pid" JFR.stop name=points >/dev/null && jfr view --width 160 hot-methods "$jfr" >"${jfr%.jfr}-hot-methods.txt" \
       && echo "  profile: $jfr, hot methods: ${jfr%.jfr}-hot-methods.txt"
@@ -161,4 +207,5 @@ echo "fixed vs seed:   ok/s $(ratio "${rps[fixed-sustained]:-}" "${rps[seed-sust
 echo "stream vs seed:  ok/s $(ratio "${rps[stream-sustained]:-}" "${rps[seed-sustained]:-}"), wave mean $(ratio "${mean[seed-wave]:-}" "${mean[stream-wave]:-}") faster"
 echo "fixed vs nginx:  ok/s $(ratio "${rps[fixed-sustained]:-}" "${rps[nginx-sustained]:-}") of the reference"
 echo "gateway body cache on vs off: ok/s $(ratio "${rps[gateway-sustained]:-}" "${rps[gatewaynocache-sustained]:-}"), p95 $(ratio "${p95[gatewaynocache-sustained]:-}" "${p95[gateway-sustained]:-}") lower sustained, $(ratio "${p95[gatewaynocache-wave]:-}" "${p95[gateway-wave]:-}") in the wave"
+echo "100 routes cold vs one route, through the gateway: wave p95 ${p95[gateway100-wave]:-n/a} vs ${p95[gateway-wave]:-n/a} ms, sustained ok/s $(ratio "${rps[gateway100-sustained]:-}" "${rps[gateway-sustained]:-}")"
 echo "gateway vs seed: ok/s $(ratio "${rps[gateway-sustained]:-}" "${rps[seed-sustained]:-}"), wave mean $(ratio "${mean[seed-wave]:-}" "${mean[gateway-wave]:-}") faster; through the gateway $(ratio "${rps[gateway-sustained]:-}" "${rps[fixed-sustained]:-}") of direct"

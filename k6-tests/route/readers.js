@@ -1,15 +1,16 @@
 // Seed 002's load: many readers of one 20k-point route at once. MODE=wave is the seed's JMeter plan (VUS users,
 // one request each, all started together); MODE=sustained keeps VUS readers reading for DURATION. Every reader
 // accepts gzip, as a browser or app does. Bounded: MAX_DURATION caps a wave, DURATION a sustained run.
+// ROUTES=id,id,... spreads the readers over several routes (reader n reads the n-th, round robin) instead of ROUTE.
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { BASE_URL } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 import { routeHeaders } from './common.js';
 
-const ROUTE = __ENV.ROUTE || '';
+const ROUTES = (__ENV.ROUTES || __ENV.ROUTE || '').split(',').filter((id) => id !== '');
 const VUS = Number(__ENV.VUS || 1000);
-const PATH = __ENV.POINTS_PATH || `/v1/routes/${ROUTE}/points`;
+const path = () => __ENV.POINTS_PATH || `/v1/routes/${ROUTES[(__VU - 1) % ROUTES.length]}/points`;
 
 const scenario = (__ENV.MODE || 'wave') === 'wave'
   ? { executor: 'per-vu-iterations', vus: VUS, iterations: 1, maxDuration: __ENV.MAX_DURATION || '120s' }
@@ -26,13 +27,13 @@ export const options = {
 };
 
 export function setup() {
-  if (!ROUTE && !__ENV.POINTS_PATH) {
-    fail('set ROUTE to the id of a route the caller may read');
+  if (ROUTES.length === 0 && !__ENV.POINTS_PATH) {
+    fail('set ROUTE (or ROUTES) to the id of a route the caller may read');
   }
 }
 
 export default function () {
-  const res = http.get(`${BASE_URL}${PATH}`, {
+  const res = http.get(`${BASE_URL}${path()}`, {
     headers: routeHeaders({ 'Accept-Encoding': 'gzip' }), tags: { name: 'points' }, timeout: '60s',
   });
   check(res, { 'points are 200': (r) => r.status === 200 });
