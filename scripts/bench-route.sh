@@ -191,7 +191,7 @@ for target in nginx:18300:/points fixed:18301: gateway:18304: gateway100:18304: 
     printf '%-44s %8s %9s %8s %8s %8s %8s %6s%%\n' "$label, $mode" "$n" "$r" "$p50" "$p95v" "$avg" "$max" "$err"
     rps[$name-$mode]=$r; p95[$name-$mode]=$p95v; mean[$name-$mode]=$avg
   done
-  for sp in "${samplers[@]}"; do kill "$sp" 2>/dev/null; wait "$sp" 2>/dev/null || true; done
+  for sp in "${samplers[@]}"; do kill "$sp" 2>/dev/null || true; wait "$sp" 2>/dev/null || true; done
   for j in "${jvms[@]}"; do
     jp=${pids[$(( j - 18301 ))]}; who=$([ "$j" = 18301 ] && [ "$name" != fixed ] && echo "route: " || true)
     echo "  $who$(gc "${gcbefore[$j]}" "$(gcstat "$j")"); $(oldgen "$out/$name-$j-oldgen.txt")$([ "$j" != "$port" ] || echo "; $(acceptq "$out/$name-acceptq.txt")"); process $(kill -0 "$jp" 2>/dev/null && echo alive || echo DIED)"
