@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -145,11 +146,18 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 			.map(answer -> answer.response(config, config.getRequestedTokens()));
 	}
 
-	/** One decision: Redis's (or the local bucket's) verdict on {@code tokens} tokens and what Redis had left. */
-	private record Answer(boolean allowed, long tokens, long redisRemaining, boolean local, Response localResponse) {
+	/**
+	 * One decision: Redis's verdict on {@code tokens} tokens and what Redis had left, or, when Redis did not answer,
+	 * the local bucket's response.
+	 */
+	private record Answer(boolean allowed, long tokens, long redisRemaining, @Nullable Response localResponse) {
+
+		boolean local() {
+			return localResponse != null;
+		}
 
 		Response response(RedisRateLimiter.Config config, int requested) {
-			if (local) {
+			if (localResponse != null) {
 				return localResponse;
 			}
 			return new Response(allowed, headers(config, allowed ? redisRemaining + tokens - requested : redisRemaining));
@@ -171,11 +179,11 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 			.timeout(redisTimeout)
 			.map(result -> {
 				backToRedis();
-				return new Answer(result.get(0) == 1L, tokens, result.get(1), false, null);
+				return new Answer(result.get(0) == 1L, tokens, result.get(1), null);
 			})
 			.onErrorResume(e -> {
 				toLocal(e);
-				return Mono.just(new Answer(false, tokens, 0, true, local(routeId, id, config)));
+				return Mono.just(new Answer(false, tokens, 0, local(routeId, id, config)));
 			});
 	}
 
