@@ -80,19 +80,22 @@ class TracingTest {
 					 "is_receipt_confirm":false}""".formatted(tag, tag))));
 		assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
 
-		List<Received> spans = awaitServerSpans(trace, "gateway", "mail", "send");
-		Map<String, Received> byId = spans.stream().collect(Collectors.toMap(Received::spanId, Function.identity()));
-		Received sendServer = only(spans, "send", true);
-		Received relayCall = byId.get(sendServer.parentId());
-		assertThat(relayCall).as("send's server span has its parent in the trace: %s", spans).isNotNull();
-		assertThat(relayCall.service()).isEqualTo("mail");
-		assertThat(relayCall.isClient()).as("send's parent is mail's client call: %s", relayCall).isTrue();
+		// mail exports its server span and the relay's later call in batches of their own: wait for the whole chain
+		await().atMost(EXPORTED).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+			List<Received> spans = receiver.trace(trace);
+			Map<String, Received> byId = spans.stream().collect(Collectors.toMap(Received::spanId, Function.identity()));
+			Received sendServer = only(spans, "send", true);
+			Received relayCall = byId.get(sendServer.parentId());
+			assertThat(relayCall).as("send's server span has its parent in the trace: %s", spans).isNotNull();
+			assertThat(relayCall.service()).isEqualTo("mail");
+			assertThat(relayCall.isClient()).as("send's parent is mail's client call: %s", relayCall).isTrue();
 
-		// up from the relay's call, through the push the relay ran after the commit, to the request that wrote the row
-		Received mailServer = only(spans, "mail", true);
-		assertThat(ancestors(relayCall, byId)).as("the relay's call descends from the send request: %s", spans)
-			.contains(mailServer.spanId());
-		assertThat(mailServer.parentId()).isEqualTo(only(spans, "gateway", true).spanId());
+			// up from the relay's call, through the push the relay ran after the commit, to the request that wrote it
+			Received mailServer = only(spans, "mail", true);
+			assertThat(ancestors(relayCall, byId)).as("the relay's call descends from the send request: %s", spans)
+				.contains(mailServer.spanId());
+			assertThat(mailServer.parentId()).isEqualTo(only(spans, "gateway", true).spanId());
+		});
 	}
 
 	@Test
