@@ -15,6 +15,8 @@
 # (scripts/stack.sh stores); the first run seeds the 100 routes (about a minute), later runs reuse them.
 # Usage: scripts/bench-route.sh [seconds of each sustained run, default 20]   (VUS=1000 by default)
 #   TARGETS="fixed gateway"   only these targets (default: all seven)
+#   MODES=wave                only these runs of each target (default: "wave sustained")
+#   PERFLAB_BENCH_GATEWAY_JAR=path  the gateway jar to run (default gateway/target/gateway.jar), e.g. an earlier build
 #   PERFLAB_BENCH_JFR=1       a JFR recording of each JVM target during its rows, and its hot methods
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -51,8 +53,8 @@ start_route 18302 stream --perflab.route.body-cache.max-size=0
 start_route 18303 seed --perflab.route.points-fetch=interface-projection --perflab.route.body-cache.max-size=0
 # the gateway in front of the fixed instance (the chart's heap and direct-memory cap), its per-caller limit lifted: one
 # bench user is 1,000 readers; twice, with and without its edge body cache (RevalidatedBodyCache)
-[ -f gateway/target/gateway.jar ] || ./mvnw -q -B -pl gateway -am package -DskipTests
-cp gateway/target/gateway.jar "$out/gateway.jar"
+[ -n "${PERFLAB_BENCH_GATEWAY_JAR:-}" ] || [ -f gateway/target/gateway.jar ] || ./mvnw -q -B -pl gateway -am package -DskipTests
+cp "${PERFLAB_BENCH_GATEWAY_JAR:-gateway/target/gateway.jar}" "$out/gateway.jar"
 start_gateway() { # port name extra-args...
   local port=$1 name=$2; shift 2
   PERFLAB_GATEWAY_SERVICES_ROUTE=http://127.0.0.1:18301 SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) \
@@ -185,7 +187,7 @@ for target in nginx:18300:/points fixed:18301: gateway:18304: gateway100:18304: 
     gateway) echo "the same, through the gateway";; gatewaynocache) echo "through the gateway, its body cache off";;
     gateway100) echo "100 routes, through the gateway, cold";;
     stream) echo "jdbc-stream, no cache";; seed) echo "interface-projection, no cache (seed)";; esac)
-  for mode in wave sustained; do
+  for mode in ${MODES:-wave sustained}; do
     k6run "$name" "$port" "$mode" "$path"
     read -r n r p50 p95v avg max err <<<"$(figures "$name-$mode" "$([ "$mode" = sustained ] && echo "$secs" || echo -)")"
     printf '%-44s %8s %9s %8s %8s %8s %8s %6s%%\n' "$label, $mode" "$n" "$r" "$p50" "$p95v" "$avg" "$max" "$err"

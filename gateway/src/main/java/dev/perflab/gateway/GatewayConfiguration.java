@@ -20,6 +20,7 @@ import dev.perflab.gateway.edge.EdgeCacheFilter;
 import dev.perflab.gateway.edge.EdgeInvalidationListener;
 import dev.perflab.gateway.edge.RevalidatedBodies;
 import dev.perflab.gateway.edge.RevalidatedBodyCacheGatewayFilterFactory;
+import dev.perflab.gateway.web.ProxyHeadersFilter;
 
 @Configuration(proxyBeanMethods = false)
 class GatewayConfiguration {
@@ -33,6 +34,16 @@ class GatewayConfiguration {
 	ObservationPredicate skipRedirectObservations() {
 		return (name, context) -> !(context instanceof ServerRequestObservationContext server
 				&& server.getCarrier().getPath().value().startsWith("/s/"));
+	}
+
+	/**
+	 * One pass over the headers instead of three copies of them per proxied request: hop-by-hop, {@code Forwarded} and
+	 * {@code X-Forwarded-*} removed by {@link ProxyHeadersFilter} (the list of hop-by-hop headers is fixed: Spring's
+	 * {@code filter.remove-hop-by-hop.headers} setting no longer applies).
+	 */
+	@Bean
+	static ProxyHeadersFilter.Replacement proxyHeadersFilterReplacement() {
+		return new ProxyHeadersFilter.Replacement();
 	}
 
 	/** Named by routes as {@code RevalidatedBodyCache}; with the body cache off it passes every request through. */

@@ -34,6 +34,48 @@ class GatewayTest extends GatewayTestSupport {
 		}
 	}
 
+	/**
+	 * Sent over a raw socket: the JDK's client refuses to send most of these. The service sees none of the caller's
+	 * hop-by-hop or forwarded headers, and the caller none of the service's hop-by-hop headers.
+	 */
+	@Test
+	void passesOnNoHopByHopOrForwardedHeadersEitherWay() throws Exception {
+		String head;
+		String body;
+		try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+			socket.setSoTimeout(10_000);
+			socket.getOutputStream().write(("""
+					GET /v1/short-links/hop HTTP/1.1\r
+					Host: 127.0.0.1\r
+					Authorization: Bearer %s\r
+					Connection: close, X-Client-Hop\r
+					X-Client-Hop: 1\r
+					Keep-Alive: timeout=5\r
+					Proxy-Authorization: Basic Zm9vOmJhcg==\r
+					TE: trailers\r
+					Upgrade: h2c\r
+					Forwarded: for=203.0.113.9;host=evil.example\r
+					X-Forwarded-For: 203.0.113.9\r
+					X-Forwarded-Host: evil.example\r
+					X-Kept: 1\r
+					\r
+					""".formatted(Tokens.valid(user(), "1"))).getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+			String response = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+			head = response.substring(0, response.indexOf("\r\n\r\n")).toLowerCase(java.util.Locale.ROOT);
+			body = response.substring(response.indexOf("\r\n\r\n") + 4);
+		}
+		assertThat(head).startsWith("http/1.1 200");
+		assertThat(body).contains("\"x-kept\"");
+		for (String removed : new String[] { "connection", "x-client-hop", "keep-alive", "proxy-authorization", "te",
+				"upgrade", "forwarded", "x-forwarded-for", "x-forwarded-host" }) {
+			assertThat(body).as("the service is not sent %s", removed).doesNotContain("\"" + removed + "\"");
+		}
+		assertThat(head).contains("\ncontent-type: application/json")
+			.doesNotContain("\nkeep-alive:")
+			.doesNotContain("\nproxy-authenticate:")
+			.doesNotContain("\nx-upstream-hop:");
+	}
+
 	@Test
 	void rateLimitsEachCallerWith429Problems() {
 		String token = Tokens.valid(user(), "1");

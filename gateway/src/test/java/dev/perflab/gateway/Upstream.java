@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +51,9 @@ final class Upstream {
 	final Map<String, String> routeSurrogateControl = new ConcurrentHashMap<>();
 
 	volatile CountDownLatch slowGate = new CountDownLatch(0);
+
+	/** Route points whose answers wait until a test opens their gate. */
+	final Map<String, CountDownLatch> pointsGates = new ConcurrentHashMap<>();
 
 	/** The upstream standing for route: the gateway's identity tokens for audience "route". */
 	private static final IdentityVerifier ROUTE_IDENTITY = new IdentityVerifier(
@@ -97,18 +101,22 @@ final class Upstream {
 				if (surrogate != null) {
 					response.header("Surrogate-Control", surrogate);
 				}
+				// a test holding the answer back: the request has arrived (and is counted), its answer waits for the gate
+				CountDownLatch gate = pointsGates.get(id);
+				Mono<Void> wait = gate == null ? Mono.empty()
+						: Mono.fromRunnable(() -> await(gate)).subscribeOn(Schedulers.boundedElastic()).then();
 				if (etag.equals(request.requestHeaders().get("If-None-Match"))) {
 					hits.computeIfAbsent("points 304 " + id, k -> new AtomicInteger()).incrementAndGet();
-					return response.status(304).send();
+					return wait.then(response.status(304).send());
 				}
 				hits.computeIfAbsent("points 200 " + id, k -> new AtomicInteger()).incrementAndGet();
 				byte[] body = points(id, version, gzip);
 				if (gzip) {
 					response.header("Content-Encoding", "gzip");
 				}
-				return response.status(200).header("Content-Type", "application/json")
+				return wait.then(response.status(200).header("Content-Type", "application/json")
 					.header("Content-Length", Integer.toString(body.length))
-					.sendByteArray(Mono.just(body)).then();
+					.sendByteArray(Mono.just(body)).then());
 			})
 			// a pod shutting down: the first request on a path closes the connection without an answer
 			// a pod killed mid-request: the connection is reset (RST, SO_LINGER 0), not closed
@@ -145,8 +153,15 @@ final class Upstream {
 				seen.put("requestId", request.requestHeaders().get("X-Request-Id"));
 				seen.put("spoof", request.requestHeaders().get("X-Perflab-Admin"));
 				seen.put("forwardedUser", request.requestHeaders().get("X-Perflab-User"));
+				seen.put("headers", request.requestHeaders().names().stream().map(n -> n.toLowerCase(Locale.ROOT))
+					.sorted().toList());
 				String body = JSON.writeValueAsString(seen);
+				// headers of this hop only, which the gateway must not pass on to its caller
 				return response.status(request.method().name().equals("POST") ? 201 : 200)
+					.header("Keep-Alive", "timeout=5")
+					.header("Proxy-Authenticate", "Basic realm=\"upstream\"")
+					.header("Connection", "X-Upstream-Hop")
+					.header("X-Upstream-Hop", "1")
 					.header("Content-Type", "application/json")
 					.sendString(Mono.just(body))
 					.then();
