@@ -4,11 +4,19 @@ import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,6 +26,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which version is current.
  */
 class RevalidatedBodyCacheTest extends GatewayTestSupport {
+
+	@Autowired
+	MeterRegistry meters;
 
 	@Test
 	void aSecondReaderGetsTheWholeBodyWhileTheServiceSentOnlyA304() {
@@ -146,6 +157,73 @@ class RevalidatedBodyCacheTest extends GatewayTestSupport {
 		Awaitility.await().atMost(Duration.ofSeconds(5))
 			.until(() -> Arrays.equals(read(id, "1", "gzip").body(), Upstream.points(id, 2, true)));
 		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(2);
+	}
+
+	/**
+	 * Twenty readers arrive at an expired entry while the first of them is asking the service: the service is asked
+	 * once, and its 304 with a fresh grant answers all twenty.
+	 */
+	@Test
+	void readersOfAnExpiredBodyWaitForTheOneAskingInsteadOfAskingToo() throws Exception {
+		String id = route("1");
+		UPSTREAM.routeSurrogateControl.put(id, "max-age=0");
+		assertThat(read(id, "1", "gzip").statusCode()).isEqualTo(200);
+		UPSTREAM.routeSurrogateControl.put(id, "max-age=60");
+		CountDownLatch gate = new CountDownLatch(1);
+		UPSTREAM.pointsGates.put(id, gate);
+		double waitsBefore = waits();
+		List<CompletableFuture<HttpResponse<byte[]>>> reads = new ArrayList<>();
+		try {
+			reads.add(CLIENT.sendAsync(points(id, "1", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray()));
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> UPSTREAM.hits("points 304 " + id) == 1);
+			for (int i = 1; i < 20; i++) {
+				reads.add(CLIENT.sendAsync(points(id, "1", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray()));
+			}
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waits() - waitsBefore >= 19);
+		}
+		finally {
+			gate.countDown();
+		}
+		List<String> how = new ArrayList<>();
+		for (CompletableFuture<HttpResponse<byte[]>> read : reads) {
+			HttpResponse<byte[]> response = read.get(10, TimeUnit.SECONDS);
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo(Upstream.points(id, 1, true));
+			how.add(response.headers().firstValue("X-Perflab-Edge-Cache").orElse("none"));
+		}
+		assertThat(how).containsOnlyOnce("revalidated").filteredOn("hit"::equals).hasSize(19);
+		assertThat(UPSTREAM.hits("points 304 " + id)).as("the service was asked once").isEqualTo(1);
+		assertThat(UPSTREAM.hits("points 200 " + id)).isEqualTo(1);
+	}
+
+	/** The waiting readers of a body the service grants no freshness ask for themselves, each as before. */
+	@Test
+	void withoutAGrantTheWaitingReadersAskTheServiceThemselves() throws Exception {
+		String id = route("1");
+		assertThat(read(id, "1", "gzip").statusCode()).isEqualTo(200);
+		CountDownLatch gate = new CountDownLatch(1);
+		UPSTREAM.pointsGates.put(id, gate);
+		double waitsBefore = waits();
+		List<CompletableFuture<HttpResponse<byte[]>>> reads = new ArrayList<>();
+		try {
+			for (int i = 0; i < 5; i++) {
+				reads.add(CLIENT.sendAsync(points(id, "1", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray()));
+			}
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> waits() - waitsBefore >= 4);
+		}
+		finally {
+			gate.countDown();
+		}
+		for (CompletableFuture<HttpResponse<byte[]>> read : reads) {
+			HttpResponse<byte[]> response = read.get(10, TimeUnit.SECONDS);
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("revalidated");
+		}
+		assertThat(UPSTREAM.hits("points 304 " + id)).isEqualTo(5);
+	}
+
+	private double waits() {
+		return meters.counter("perflab.gateway.body.cache.waits").count();
 	}
 
 	/** A route of the given office with its points at the upstream, under a fresh id. */

@@ -1,6 +1,8 @@
 package dev.perflab.gateway.edge;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -8,6 +10,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Sinks;
 
 import dev.perflab.gateway.GatewayProperties;
 
@@ -18,6 +21,10 @@ import dev.perflab.gateway.GatewayProperties;
  * after that, and always when none was granted, the read goes to the service conditionally and only a 304 for exactly
  * that ETag lets the gateway send the kept bytes. The service therefore decides who may read what (per office) and
  * how long a version may be served without asking it. Bounded by bytes (least recently used goes first).
+ * <p>
+ * One read of a key at a time asks the service: reads of the same key that arrive while it does wait for its answer
+ * and are answered from what it left kept, if the service granted freshness, or ask for themselves if not. A thousand
+ * readers arriving at an expired (or absent) entry cost the service one request, not a thousand.
  */
 public class RevalidatedBodies {
 
@@ -49,6 +56,11 @@ public class RevalidatedBodies {
 
 	private final Counter passed;
 
+	private final Counter waited;
+
+	/** The read of each key that is asking the service right now, and what the reads waiting for it are told. */
+	private final ConcurrentHashMap<String, Sinks.One<Optional<Body>>> asking = new ConcurrentHashMap<>();
+
 	public RevalidatedBodies(GatewayProperties.BodyCache settings, MeterRegistry meters) {
 		this.maxEntryBytes = Math.min(Integer.MAX_VALUE - 8, settings.maxEntry().toBytes());
 		this.entries = Caffeine.newBuilder()
@@ -63,6 +75,9 @@ public class RevalidatedBodies {
 		this.revalidated = Counter.builder(name).description(description).tag("result", "revalidated").register(meters);
 		this.stored = Counter.builder(name).description(description).tag("result", "stored").register(meters);
 		this.passed = Counter.builder(name).description(description).tag("result", "passed").register(meters);
+		this.waited = Counter.builder("perflab.gateway.body.cache.waits")
+			.description("reads that waited for another read of the same body asking the service, instead of asking")
+			.register(meters);
 	}
 
 	@Nullable Body lookup(String key) {
@@ -81,6 +96,25 @@ public class RevalidatedBodies {
 	/** The same body, found current again by the service (a 304), with the freshness that answer gave it. */
 	void refresh(String key, Body body) {
 		entries.put(key, body);
+	}
+
+	/**
+	 * @return {@code mine} when the caller is now the read asking the service for {@code key} (it then calls
+	 * {@link #asked}), else the answer of the read that already is
+	 */
+	Sinks.One<Optional<Body>> ask(String key, Sinks.One<Optional<Body>> mine) {
+		Sinks.One<Optional<Body>> theirs = asking.putIfAbsent(key, mine);
+		if (theirs == null) {
+			return mine;
+		}
+		waited.increment();
+		return theirs;
+	}
+
+	/** The asking read is done, however it ended: the reads waiting for it are told what it left kept. */
+	void asked(String key, Sinks.One<Optional<Body>> mine) {
+		asking.remove(key, mine);
+		mine.tryEmitValue(Optional.ofNullable(entries.getIfPresent(key)));
 	}
 
 	void forget(String key) {

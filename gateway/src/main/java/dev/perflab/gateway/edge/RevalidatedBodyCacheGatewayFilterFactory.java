@@ -2,9 +2,11 @@ package dev.perflab.gateway.edge;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -12,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 import org.springframework.cloud.gateway.filter.GatewayFilter;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -71,6 +74,15 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 
 	static final String SURROGATE_CONTROL = "Surrogate-Control";
 
+	/**
+	 * The longest a read waits for another read of the same body asking the service before it asks itself (the
+	 * gateway's response timeout): a 200 is kept once it passed whole, at the pace of the asking read's caller.
+	 */
+	static final Duration WAIT = Duration.ofSeconds(10);
+
+	private static final Runnable NOTHING = () -> {
+	};
+
 	/** Bytes per write of a kept body. */
 	static final int CHUNK = 32 * 1024;
 
@@ -99,19 +111,43 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			}
 			String key = key(exchange.getAttribute(EdgeAuthFilter.OFFICE_ATTRIBUTE), exchange.getRequest());
 			RevalidatedBodies.Body kept = bodies.lookup(key);
-			Revalidating response = new Revalidating(exchange.getResponse(), bodies, key, kept);
 			if (kept != null && kept.fresh(System.nanoTime())) {
-				// answered by ServeFresh once the route's own filters (the rate limit) let the read through
-				exchange.getAttributes().put(FRESH, kept);
-				return chain.filter(exchange.mutate().response(response).build());
+				return serveFresh(exchange, chain, bodies, key, kept);
 			}
-			ServerWebExchange forwarded = exchange.mutate()
-				.request(kept == null ? exchange.getRequest()
-						: exchange.getRequest().mutate().headers(h -> h.set(HttpHeaders.IF_NONE_MATCH, kept.etag())).build())
-				.response(response)
-				.build();
-			return chain.filter(forwarded);
+			Sinks.One<Optional<RevalidatedBodies.Body>> mine = Sinks.one();
+			Sinks.One<Optional<RevalidatedBodies.Body>> asking = bodies.ask(key, mine);
+			if (asking != mine) {
+				// another read of this body is asking the service: its answer, if it grants freshness, is this one's
+				return asking.asMono().timeout(WAIT, Mono.just(Optional.empty())).flatMap(answer -> {
+					RevalidatedBodies.Body now = answer.orElse(null);
+					return now != null && now.fresh(System.nanoTime()) ? serveFresh(exchange, chain, bodies, key, now)
+							: forward(exchange, chain, bodies, key, bodies.lookup(key), NOTHING);
+				});
+			}
+			// the waiting reads are told as soon as this one knows (a 304, a whole 200, anything else), at the latest
+			// when it ends however it ends
+			Runnable asked = () -> bodies.asked(key, mine);
+			return forward(exchange, chain, bodies, key, kept, asked).doFinally(signal -> asked.run());
 		}, NettyWriteResponseFilter.WRITE_RESPONSE_FILTER_ORDER - 1);
+	}
+
+	/** Answered by {@link ServeFresh} once the route's own filters (the rate limit) let the read through. */
+	private static Mono<Void> serveFresh(ServerWebExchange exchange, GatewayFilterChain chain, RevalidatedBodies bodies,
+			String key, RevalidatedBodies.Body fresh) {
+		exchange.getAttributes().put(FRESH, fresh);
+		return chain.filter(
+				exchange.mutate().response(new Revalidating(exchange.getResponse(), bodies, key, fresh, NOTHING)).build());
+	}
+
+	/** To the service, conditionally when a body is kept. */
+	private static Mono<Void> forward(ServerWebExchange exchange, GatewayFilterChain chain, RevalidatedBodies bodies,
+			String key, RevalidatedBodies.@Nullable Body kept, Runnable asked) {
+		ServerWebExchange forwarded = exchange.mutate()
+			.request(kept == null ? exchange.getRequest()
+					: exchange.getRequest().mutate().headers(h -> h.set(HttpHeaders.IF_NONE_MATCH, kept.etag())).build())
+			.response(new Revalidating(exchange.getResponse(), bodies, key, kept, asked))
+			.build();
+		return chain.filter(forwarded);
 	}
 
 	static boolean takesPart(ServerHttpRequest request) {
@@ -172,12 +208,16 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 
 		private final RevalidatedBodies.@Nullable Body kept;
 
+		/** Tells the reads waiting for this one what it left kept. */
+		private final Runnable asked;
+
 		Revalidating(ServerHttpResponse delegate, RevalidatedBodies bodies, String key,
-				RevalidatedBodies.@Nullable Body kept) {
+				RevalidatedBodies.@Nullable Body kept, Runnable asked) {
 			super(delegate);
 			this.bodies = bodies;
 			this.key = key;
 			this.kept = kept;
+			this.asked = asked;
 		}
 
 		@Override
@@ -189,6 +229,7 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			if (kept != null && status != null && status.value() == HttpStatus.NOT_MODIFIED.value()
 					&& kept.etag().equals(headers.getETag())) {
 				bodies.refresh(key, kept.freshUntil(freshUntil));
+				asked.run();
 				return Flux.from(body).doOnNext(DataBufferUtils::release).then(Mono.defer(() -> answer(kept, "revalidated")));
 			}
 			if (status != null && status.value() == HttpStatus.OK.value() && keepable(headers)
@@ -200,6 +241,7 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 					|| status.value() == HttpStatus.GONE.value())) {
 				bodies.forget(key);
 			}
+			asked.run();
 			bodies.countPassed();
 			return super.writeWith(body);
 		}
@@ -269,6 +311,7 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 				else {
 					bodies.countPassed();
 				}
+				asked.run();
 			});
 		}
 	}
