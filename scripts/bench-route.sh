@@ -146,6 +146,13 @@ gcstat() { { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" || 
   /^jvm_gc_pause_seconds_sum/ {s+=$NF} /^jvm_gc_pause_seconds_count/ {c+=$NF}
   /^jvm_gc_memory_allocated_bytes_total/ {a=$NF} /^jvm_gc_memory_promoted_bytes_total/ {p=$NF}
   END { print c + 0, s + 0, a + 0, p + 0 }'; }
+edgestat() { { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" || true; } | awk '
+  /^perflab_gateway_body_cache_total/ { match($0, /result="[a-z]+"/); n[substr($0, RSTART + 8, RLENGTH - 9)] = $NF }
+  /^perflab_gateway_body_cache_waits_total/ { w = $NF }
+  END { print n["hit"] + 0, n["revalidated"] + 0, n["stored"] + 0, n["passed"] + 0, w + 0 }'; }
+edge() { # "before" now: what the gateway's body cache did with the target's reads
+  read -r h0 r0 s0 p0 w0 <<<"$1"; read -r h1 r1 s1 p1 w1 <<<"$2"
+  echo "edge body cache: $((${h1%.*} - ${h0%.*})) hit, $((${r1%.*} - ${r0%.*})) revalidated, $((${s1%.*} - ${s0%.*})) stored, $((${p1%.*} - ${p0%.*})) passed, $((${w1%.*} - ${w0%.*})) waited for another read"; }
 gc() { # "before" (gcstat when the target started) now: what the target's rows cost the JVM
   awk -v b="$1" -v n="$2" 'BEGIN { split(b, x, " "); split(n, y, " ");
     printf "GC: %d pauses, %.2f s paused; %.1f GB allocated, %.0f MB promoted to old gen", y[1] - x[1], y[2] - x[2], (y[3] - x[3]) / 1e9, (y[4] - x[4]) / 1e6 }'; }
@@ -174,7 +181,7 @@ for target in nginx:18300:/points fixed:18301: gateway:18304: gateway100:18304: 
   pid=${pids[$(( port - 18301 ))]:-}
   # the JVMs the target's reads cross: the target itself, and route behind a gateway
   jvms=(); [ "$name" = nginx ] || jvms=("$port"); [[ "$name" != gateway* ]] || jvms+=(18301)
-  samplers=(); declare -A gcbefore=()
+  samplers=(); declare -A gcbefore=(); edgebefore=; [[ "$name" != gateway* ]] || edgebefore=$(edgestat "$port")
   for j in "${jvms[@]}"; do
     gcbefore[$j]=$(gcstat "$j"); oldgen_sample "$j" "$out/$name-$j-oldgen.txt" & samplers+=($!)
   done
@@ -199,6 +206,7 @@ for target in nginx:18300:/points fixed:18301: gateway:18304: gateway100:18304: 
     echo "  $who$(gc "${gcbefore[$j]}" "$(gcstat "$j")"); $(oldgen "$out/$name-$j-oldgen.txt")$([ "$j" != "$port" ] || echo "; $(acceptq "$out/$name-acceptq.txt")"); process $(kill -0 "$jp" 2>/dev/null && echo alive || echo DIED)"
   done
   [ "$name" != nginx ] || echo "  $(acceptq "$out/$name-acceptq.txt")"
+  [ -z "$edgebefore" ] || echo "  $(edge "$edgebefore" "$(edgestat "$port")")"
   if [ -n "$jfr" ]; then
     jcmd "$pid" JFR.stop name=points >/dev/null && jfr view --width 160 hot-methods "$jfr" >"${jfr%.jfr}-hot-methods.txt" \
       && echo "  profile: $jfr, hot methods: ${jfr%.jfr}-hot-methods.txt"

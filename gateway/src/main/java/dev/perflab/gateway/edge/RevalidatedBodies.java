@@ -22,9 +22,10 @@ import dev.perflab.gateway.GatewayProperties;
  * that ETag lets the gateway send the kept bytes. The service therefore decides who may read what (per office) and
  * how long a version may be served without asking it. Bounded by bytes (least recently used goes first).
  * <p>
- * One read of a key at a time asks the service: reads of the same key that arrive while it does wait for its answer
- * and are answered from what it left kept, if the service granted freshness, or ask for themselves if not. A thousand
- * readers arriving at an expired (or absent) entry cost the service one request, not a thousand.
+ * One read of a kept body at a time asks the service whether it is still current: reads of the same key that arrive
+ * while it does wait for its answer and are answered from what it left kept, if the service granted freshness, or ask
+ * for themselves if not. A thousand readers arriving at an expired entry cost the service one request, not a
+ * thousand. A key with nothing kept is not waited for (each reader would wait for the first one's whole download).
  */
 public class RevalidatedBodies {
 

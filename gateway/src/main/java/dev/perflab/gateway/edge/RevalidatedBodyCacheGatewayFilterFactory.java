@@ -111,13 +111,20 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			}
 			String key = key(exchange.getAttribute(EdgeAuthFilter.OFFICE_ATTRIBUTE), exchange.getRequest());
 			RevalidatedBodies.Body kept = bodies.lookup(key);
-			if (kept != null && kept.fresh(System.nanoTime())) {
+			if (kept == null) {
+				// nothing kept: the body's first read of this office. It is not waited for: the service's answer is the
+				// whole body, which would hold every reader behind the first one's download (route fills its own cache
+				// once however many ask)
+				return forward(exchange, chain, bodies, key, null, NOTHING);
+			}
+			if (kept.fresh(System.nanoTime())) {
 				return serveFresh(exchange, chain, bodies, key, kept);
 			}
 			Sinks.One<Optional<RevalidatedBodies.Body>> mine = Sinks.one();
 			Sinks.One<Optional<RevalidatedBodies.Body>> asking = bodies.ask(key, mine);
 			if (asking != mine) {
-				// another read of this body is asking the service: its answer, if it grants freshness, is this one's
+				// another read of this body is asking the service whether it is still current: its answer (a 304, at
+				// once, or a new version's whole 200), if it grants freshness, is this one's
 				return asking.asMono().timeout(WAIT, Mono.just(Optional.empty())).flatMap(answer -> {
 					RevalidatedBodies.Body now = answer.orElse(null);
 					return now != null && now.fresh(System.nanoTime()) ? serveFresh(exchange, chain, bodies, key, now)
