@@ -15,6 +15,8 @@
 #   PERFLAB_BENCH_QUICK=1       only the shortener and gateway rows (an A/B of two builds or settings)
 #   WARMUP=8                    seconds of load before each row
 #   PERFLAB_BENCH_A_ENV / _B_ENV  extra "K=V ..." environment for the A / B proxy gateway (A/B a setting in one run)
+#   PERFLAB_BENCH_PIN=1         the gateways and nginx on core 1, the shortener and wrk on core 0 (taskset), as pods
+#                               with CPU of their own: what the hop costs when it does not take the service's CPU
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -104,7 +106,12 @@ if [ -n "${PERFLAB_BENCH_B_JAR:-}" ]; then
   cp "$PERFLAB_BENCH_B_JAR" "$out/gateway-b.jar"
   start_proxy "$B_PORT" "$out/gateway-b.jar" "${PERFLAB_BENCH_B_ENV:-}" "$out/proxy-gateway-b.log"; b_pid=$!
 fi
-trap 'kill $nginx_pid $proxy_pid $b_pid 2>/dev/null || true' EXIT
+pinned=()   # pids whose CPU affinity this run changed, given all cores back at exit
+cleanup() {
+  kill $nginx_pid $proxy_pid $b_pid 2>/dev/null || true
+  for p in "${pinned[@]}"; do taskset -a -p -c "0-$(( $(nproc) - 1 ))" "$p" >/dev/null 2>&1 || true; done
+}
+trap cleanup EXIT
 trap 'exit 1' INT TERM
 for port in "$PROXY_PORT" ${b_pid:+$B_PORT}; do
   end=$((SECONDS + 120))
@@ -116,6 +123,16 @@ done
 
 shortener_pid=$(cat "$PERFLAB_RUN/pids/shortener.pid")
 nginx_worker=$(pgrep -P "$nginx_pid" | head -n 1)
+pin_wrk=()
+if [ -n "${PERFLAB_BENCH_PIN:-}" ]; then
+  [ "$(nproc)" -ge 2 ] || { echo "PERFLAB_BENCH_PIN needs 2 cores" >&2; exit 1; }
+  stack_gateway_pid=$(cat "$PERFLAB_RUN/pids/gateway.pid")
+  for p in $proxy_pid $b_pid "$stack_gateway_pid" $nginx_pid $nginx_worker; do taskset -a -p -c 1 "$p" >/dev/null; done
+  taskset -a -p -c 0 "$shortener_pid" >/dev/null
+  pinned=("$shortener_pid" "$stack_gateway_pid")
+  pin_wrk=(taskset -c 0)
+  echo "pinned: gateways and nginx on core 1, the shortener and wrk on core 0 (the stores on either)"
+fi
 token=$(scripts/jwt.sh token bench 1 3600)
 code=$(curl -fsS -X POST "$gw/v1/short-links" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
   -d '{"url":"https://example.com/bench"}' | sed -E 's/.*"code":"([A-Za-z0-9]+)".*/\1/')
@@ -134,10 +151,10 @@ run() { # key label url cpu-pid [header...]: cpu-pid is the proxy whose CPU per 
   local key=$1 label=$2 url=$3 pid=$4; shift 4
   local args=() h
   for h in "$@"; do args+=(-H "$h"); done
-  wrk -t1 -c"$conns" -d"${WARMUP:-8}s" "${args[@]}" "$url" >/dev/null   # warm-up: JIT, pools, caches
+  "${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${WARMUP:-8}s" "${args[@]}" "$url" >/dev/null   # warm-up: JIT, pools, caches
   local text rps p50 p99 errors t0 t1 st0 st1 n cpu
   t0=$(ticks "$pid"); st0=$(ticks "$shortener_pid")
-  text=$(wrk -t1 -c"$conns" -d"${secs}s" --latency "${args[@]}" "$url")
+  text=$("${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${secs}s" --latency "${args[@]}" "$url")
   t1=$(ticks "$pid"); st1=$(ticks "$shortener_pid")
   n=$(awk '/requests in/ {print $1}' <<<"$text")
   cpu=$(awk -v a=$((t1 - t0)) -v s=$((st1 - st0)) -v n="$n" -v hz="$hz" -v p="$pid" \
@@ -157,8 +174,8 @@ jfr_start() { [ -n "${PERFLAB_BENCH_JFR:-}" ] && jcmd "$proxy_pid" JFR.start nam
 # 435, 1,057, 1,398, 2,520, then ~4,000 req/s in consecutive 10 s runs on a fresh gateway); the stack's gateway and
 # the shortener are long warm. Warm each proxy gateway's two paths first, or the rows compare a cold JVM to warm ones.
 for port in "$PROXY_PORT" ${b_pid:+$B_PORT}; do
-  wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" "http://127.0.0.1:$port/s/$code" >/dev/null
-  wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/short-links/$code" >/dev/null
+  "${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" "http://127.0.0.1:$port/s/$code" >/dev/null
+  "${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/short-links/$code" >/dev/null
 done
 
 # scripts/bench-gateway.sh ab [seconds] [connections]: two builds or settings (A, B) in alternating rounds

@@ -5,8 +5,10 @@
 #   fixed      points-fetch=jdbc-stream with the body cache (the defaults)
 #   gateway    the same fixed instance through the gateway (bearer token checked, identity signed; rate limit lifted)
 #   gatewaynocache  the same, the gateway's revalidated body cache off (every read carries the body over both hops)
-#   gateway100 the readers spread over 100 seeded routes of 15-20k points (10 each) through the gateway (body cache
-#              on): no target reads them before, so the wave finds route's and the gateway's caches cold
+#   fixed100   the readers spread over 100 seeded routes of 15-20k points (10 each), straight at the fixed instance:
+#              no target reads them before, so the wave finds route's cache cold
+#   gateway100 the same over 100 other seeded routes, through the gateway (body cache on): route's and the gateway's
+#              caches cold
 #   stream     points-fetch=jdbc-stream, body cache off: every read streams from MySQL
 #   seed       points-fetch=interface-projection, body cache off: seed 002's start
 # Per target: a wave (VUS users, one request each, all at once: the seed's JMeter plan) and a sustained run (VUS
@@ -14,7 +16,7 @@
 # queue peak. Needs the stores
 # (scripts/stack.sh stores); the first run seeds the 100 routes (about a minute), later runs reuse them.
 # Usage: scripts/bench-route.sh [seconds of each sustained run, default 20]   (VUS=1000 by default)
-#   TARGETS="fixed gateway"   only these targets (default: all seven)
+#   TARGETS="fixed gateway"   only these targets (default: all eight)
 #   MODES=wave                only these runs of each target (default: "wave sustained")
 #   WARMUP=12                 seconds of JIT warm-up (wrk, 16 connections) of the fixed instance and the gateways
 #   PERFLAB_BENCH_GATEWAY_JAR=path  the gateway jar to run (default gateway/target/gateway.jar), e.g. an earlier build
@@ -88,15 +90,17 @@ PY
   route=$(curl -fsS -XPOST "http://127.0.0.1:18301/v1/routes" -H "X-Perflab-Identity: $identity" \
     -H 'Content-Type: application/json' --data-binary @"$out/route.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
 fi
-# 100 routes of the seeder (office 1, 15-20k points each), added by the seeder itself when fewer are there
-if [[ " ${TARGETS:-gateway100} " == *" gateway100 "* ]]; then
-  if [ "$(sql "SELECT COUNT(*) FROM route WHERE office = '1' AND created_by = 'seed'")" -lt 100 ]; then
-    echo "seeding 100 routes for gateway100 (once)"
+# 200 routes of the seeder (office 1, 15-20k points each), added by the seeder itself when fewer are there: the first
+# 100 for fixed100, the next 100 for gateway100 (route's cache must be cold for each)
+if [[ " ${TARGETS:-fixed100} " == *" fixed100 "* || " ${TARGETS:-gateway100} " == *" gateway100 "* ]]; then
+  if [ "$(sql "SELECT COUNT(*) FROM route WHERE office = '1' AND created_by = 'seed'")" -lt 200 ]; then
+    echo "seeding 200 routes for fixed100 and gateway100 (once)"
     SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar "$out/route.jar" --spring.main.web-application-type=none \
-      --perflab.route.seed.routes=100 --logging.structured.format.console= >"$out/seed.log" 2>&1 \
+      --perflab.route.seed.routes=200 --logging.structured.format.console= >"$out/seed.log" 2>&1 \
       || { echo "the seeder failed, see $out/seed.log"; exit 1; }
   fi
-  routes100=$(sql "SELECT GROUP_CONCAT(id ORDER BY id) FROM (SELECT id FROM route WHERE office = '1' AND created_by = 'seed' ORDER BY id LIMIT 100) r")
+  seeded() { sql "SET SESSION group_concat_max_len = 65536; SELECT GROUP_CONCAT(id ORDER BY id) FROM (SELECT id FROM route WHERE office = '1' AND created_by = 'seed' ORDER BY id LIMIT 100 OFFSET $1) r"; }
+  routes100a=$(seeded 0); routes100=$(seeded 100)
 fi
 curl -fsS "http://127.0.0.1:18301/v1/routes/$route/points" -H "X-Perflab-Identity: $identity" -H 'Accept-Encoding: gzip' \
   -o "$out/points.json.gz"
@@ -125,6 +129,7 @@ for port in 18304 18305; do warm "$port" "${WARMUP:-12}" "Authorization: Bearer 
 k6run() { # name port mode path
   local who=(-e IDENTITY="$identity"); [[ "$1" != gateway* ]] || who=(-e TOKEN="$token")
   local which=(-e ROUTE="$route"); [ "$1" != gateway100 ] || which=(-e ROUTES="$routes100")
+  [ "$1" != fixed100 ] || which=(-e ROUTES="$routes100a")
   "$K6_BIN" run --no-usage-report --quiet --no-thresholds -e BASE_URL="http://127.0.0.1:$2" "${who[@]}" \
     "${which[@]}" -e POINTS_PATH="$4" -e MODE="$3" -e VUS="$vus" -e DURATION="${secs}s" \
     -e SUMMARY_DIR="$out" -e SUMMARY_NAME="$1-$3" k6-tests/route/readers.js >/dev/null 2>&1 || true
@@ -178,9 +183,9 @@ oldgen() { awk 'NR == 1 { f = $1 } { if ($1 > m) m = $1; l = $1; n++ }
 echo "== seed 002: $vus readers of route $route (20,000 points; $plain bytes of JSON, $gz gzipped), -Xmx1g G1, k6 on loopback"
 printf '%-44s %8s %9s %8s %8s %8s %8s %7s\n' target requests ok/s p50_ms p95_ms mean_ms max_ms errors
 declare -A rps p95 mean
-for target in nginx:18300:/points fixed:18301: gateway:18304: gateway100:18304: gatewaynocache:18305: stream:18302: seed:18303:; do
+for target in nginx:18300:/points fixed:18301: fixed100:18301: gateway:18304: gateway100:18304: gatewaynocache:18305: stream:18302: seed:18303:; do
   IFS=: read -r name port path <<<"$target"
-  [[ " ${TARGETS:-nginx fixed gateway gateway100 gatewaynocache stream seed} " == *" $name "* ]] || continue
+  [[ " ${TARGETS:-nginx fixed fixed100 gateway gateway100 gatewaynocache stream seed} " == *" $name "* ]] || continue
   pid=${pids[$(( port - 18301 ))]:-}
   # the JVMs the target's reads cross: the target itself, and route behind a gateway
   jvms=(); [ "$name" = nginx ] || jvms=("$port"); [[ "$name" != gateway* ]] || jvms+=(18301)
@@ -192,11 +197,11 @@ for target in nginx:18300:/points fixed:18301: gateway:18304: gateway100:18304: 
   jfr=; if [ -n "${PERFLAB_BENCH_JFR:-}" ] && [ "$name" != nginx ]; then
     jfr="$out/$name.jfr"; jcmd "$pid" JFR.start name=points settings=profile filename="$jfr" >/dev/null || jfr=
   fi
-  # gateway100 leaves the path to readers.js (ROUTES): a path here would send all its readers to the one route
-  [ -n "$path" ] || [ "$name" = gateway100 ] || path="/v1/routes/$route/points"
+  # fixed100 and gateway100 leave the path to readers.js (ROUTES): a path would send all their readers to one route
+  [ -n "$path" ] || [[ "$name" == *100 ]] || path="/v1/routes/$route/points"
   label=$(case $name in nginx) echo "nginx, the same gzipped bytes (reference)";; fixed) echo "jdbc-stream + body cache (fixed)";;
     gateway) echo "the same, through the gateway";; gatewaynocache) echo "through the gateway, its body cache off";;
-    gateway100) echo "100 routes, through the gateway, cold";;
+    gateway100) echo "100 routes, through the gateway, cold";; fixed100) echo "100 routes, straight at route, cold";;
     stream) echo "jdbc-stream, no cache";; seed) echo "interface-projection, no cache (seed)";; esac)
   for mode in ${MODES:-wave sustained}; do
     k6run "$name" "$port" "$mode" "$path"
@@ -221,5 +226,6 @@ echo "fixed vs seed:   ok/s $(ratio "${rps[fixed-sustained]:-}" "${rps[seed-sust
 echo "stream vs seed:  ok/s $(ratio "${rps[stream-sustained]:-}" "${rps[seed-sustained]:-}"), wave mean $(ratio "${mean[seed-wave]:-}" "${mean[stream-wave]:-}") faster"
 echo "fixed vs nginx:  ok/s $(ratio "${rps[fixed-sustained]:-}" "${rps[nginx-sustained]:-}") of the reference"
 echo "gateway body cache on vs off: ok/s $(ratio "${rps[gateway-sustained]:-}" "${rps[gatewaynocache-sustained]:-}"), p95 $(ratio "${p95[gatewaynocache-sustained]:-}" "${p95[gateway-sustained]:-}") lower sustained, $(ratio "${p95[gatewaynocache-wave]:-}" "${p95[gateway-wave]:-}") in the wave"
+echo "100 cold routes, through the gateway vs straight at route: wave p95 ${p95[gateway100-wave]:-n/a} vs ${p95[fixed100-wave]:-n/a} ms, sustained ok/s $(ratio "${rps[gateway100-sustained]:-}" "${rps[fixed100-sustained]:-}")"
 echo "100 routes cold vs one route, through the gateway: wave p95 ${p95[gateway100-wave]:-n/a} vs ${p95[gateway-wave]:-n/a} ms, sustained ok/s $(ratio "${rps[gateway100-sustained]:-}" "${rps[gateway-sustained]:-}")"
 echo "gateway vs seed: ok/s $(ratio "${rps[gateway-sustained]:-}" "${rps[seed-sustained]:-}"), wave mean $(ratio "${mean[seed-wave]:-}" "${mean[gateway-wave]:-}") faster; through the gateway $(ratio "${rps[gateway-sustained]:-}" "${rps[fixed-sustained]:-}") of direct"
