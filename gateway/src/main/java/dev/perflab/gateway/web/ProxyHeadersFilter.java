@@ -72,16 +72,15 @@ public final class ProxyHeadersFilter implements HttpHeadersFilter, Ordered {
 				|| removeForwarded && name.equals(FORWARDED) || removeXForwarded && name.startsWith(X_FORWARDED);
 	}
 
+	/** The header names {@code Connection} lists (Spring splits its comma-separated values), lower-cased. */
 	private static Set<String> connectionOptions(HttpHeaders headers) {
-		List<String> connection = headers.get(HttpHeaders.CONNECTION);
-		if (connection == null || connection.isEmpty()) {
+		List<String> options = headers.getConnection();
+		if (options.isEmpty()) {
 			return Set.of();
 		}
 		Set<String> named = new HashSet<>();
-		for (String value : connection) {
-			for (String option : value.split(",")) {
-				named.add(option.trim().toLowerCase(Locale.ROOT));
-			}
+		for (String option : options) {
+			named.add(option.toLowerCase(Locale.ROOT));
 		}
 		return named;
 	}
