@@ -45,11 +45,19 @@ public record RouteProperties(@DefaultValue("jdbc-stream") PointsFetch pointsFet
 
 	/**
 	 * @param maxSize the cache's bound, counted in body bytes; 0 turns it off (every read streams from MySQL)
+	 * @param fills bodies read and encoded at once (CPU work holding a pool connection); 0: one per processor the
+	 * JVM sees (its container's CPU limit)
+	 * @param fillWait how long a body not kept yet waits for its turn to be read before the read is refused (503)
 	 */
-	public record BodyCache(@DefaultValue("64MB") DataSize maxSize) {
+	public record BodyCache(@DefaultValue("64MB") DataSize maxSize, @DefaultValue("0") int fills,
+			@DefaultValue("10s") Duration fillWait) {
 
 		public boolean enabled() {
 			return maxSize.toBytes() > 0;
+		}
+
+		public int concurrentFills() {
+			return fills > 0 ? fills : Runtime.getRuntime().availableProcessors();
 		}
 	}
 

@@ -4,11 +4,21 @@ import java.io.IOException;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 
 /** Jackson's streaming generator: a JSON array, or one object per line (NDJSON). */
 final class JsonPointSink implements PointSink {
 
+	private static final SerializableString SEQ = new SerializedString("seq");
+
+	private static final SerializableString LAT = new SerializedString("lat");
+
+	private static final SerializableString LNG = new SerializedString("lng");
+
 	private final JsonGenerator json;
+
+	private final char[] number = new char[24];
 
 	private final boolean lines;
 
@@ -24,9 +34,10 @@ final class JsonPointSink implements PointSink {
 	public void point(int seq, double lat, double lng) throws IOException {
 		try {
 			json.writeStartObject();
-			json.writeNumberProperty("seq", seq);
-			json.writeNumberProperty("lat", lat);
-			json.writeNumberProperty("lng", lng);
+			json.writeName(SEQ);
+			json.writeNumber(seq);
+			coordinate(LAT, lat);
+			coordinate(LNG, lng);
 			json.writeEndObject();
 			if (lines) {
 				json.writeRaw('\n');
@@ -34,6 +45,17 @@ final class JsonPointSink implements PointSink {
 		}
 		catch (JacksonException e) {
 			throw io(e);
+		}
+	}
+
+	private void coordinate(SerializableString name, double value) {
+		json.writeName(name);
+		int length = Coordinates.fixed7(value, number);
+		if (length > 0) {
+			json.writeNumber(number, 0, length);
+		}
+		else {
+			json.writeNumber(value);
 		}
 	}
 

@@ -49,7 +49,9 @@ class PointsController {
 		this.routes = routes;
 		this.fetch = fetch;
 		this.bodies = properties.bodyCache().enabled()
-				? new PointBodies(properties.bodyCache().maxSize().toBytes(), fetch, registry) : null;
+				? new PointBodies(properties.bodyCache().maxSize().toBytes(), properties.bodyCache().concurrentFills(),
+						properties.bodyCache().fillWait(), fetch, registry)
+				: null;
 		// a version's points never change; a re-dispatch is a new version (and a new ETag) seen after max-age
 		this.cacheControl = "private, max-age=" + properties.maxAge().toSeconds() + ", immutable";
 		// for the gateway alone (it keeps the body per office and takes the header off): how long it may answer
@@ -91,6 +93,16 @@ class PointsController {
 		catch (IOException e) {
 			// the client went away mid-body: nothing to answer, and the read was already stopped
 			log.debug("points of route {} cut by the client: {}", id, e.getMessage());
+		}
+		catch (RuntimeException e) {
+			if (!response.isCommitted()) {
+				// refused before the first byte (no connection, no turn to be read): the problem that answers instead
+				// must not carry the body's validators and freshness, or a cache would keep a 503 for an hour
+				response.setHeader(HttpHeaders.ETAG, null);
+				response.setHeader(HttpHeaders.CACHE_CONTROL, null);
+				response.setHeader("Surrogate-Control", null);
+			}
+			throw e;
 		}
 	}
 
