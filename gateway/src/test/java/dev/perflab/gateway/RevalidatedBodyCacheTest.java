@@ -170,7 +170,7 @@ class RevalidatedBodyCacheTest extends GatewayTestSupport {
 		assertThat(read(id, "1", "gzip").statusCode()).isEqualTo(200);
 		UPSTREAM.routeSurrogateControl.put(id, "max-age=60");
 		List<String> how = new ArrayList<>();
-		for (HttpResponse<byte[]> response : readWhileRouteHoldsItsAnswer(id, 20)) {
+		for (HttpResponse<byte[]> response : readWhileRouteHoldsItsAnswer(id, "points 304 ", 20)) {
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.body()).isEqualTo(Upstream.points(id, 1, true));
 			how.add(response.headers().firstValue("X-Perflab-Edge-Cache").orElse("none"));
@@ -185,7 +185,7 @@ class RevalidatedBodyCacheTest extends GatewayTestSupport {
 	void withoutAGrantTheWaitingReadersAskTheServiceThemselves() throws Exception {
 		String id = route("1");
 		assertThat(read(id, "1", "gzip").statusCode()).isEqualTo(200);
-		for (HttpResponse<byte[]> response : readWhileRouteHoldsItsAnswer(id, 5)) {
+		for (HttpResponse<byte[]> response : readWhileRouteHoldsItsAnswer(id, "points 304 ", 5)) {
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("revalidated");
 		}
@@ -193,17 +193,40 @@ class RevalidatedBodyCacheTest extends GatewayTestSupport {
 	}
 
 	/**
-	 * {@code readers} reads of a kept, expired body of route {@code id}: the first reaches route, which holds its answer
-	 * back until the others are waiting in the gateway; then route answers.
+	 * Twenty readers of a body the gateway does not keep yet arrive while the first of them is reading it from the
+	 * service: the service sends it once, and the nineteen are answered from what the first read in.
 	 */
-	private List<HttpResponse<byte[]>> readWhileRouteHoldsItsAnswer(String id, int readers) throws Exception {
+	@Test
+	void readersOfABodyNotKeptYetWaitForTheOneReadingItIn() throws Exception {
+		String id = route("1");
+		UPSTREAM.routeSurrogateControl.put(id, "max-age=60");
+		List<String> how = new ArrayList<>();
+		for (HttpResponse<byte[]> response : readWhileRouteHoldsItsAnswer(id, "points 200 ", 20)) {
+			assertThat(response.statusCode()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo(Upstream.points(id, 1, true));
+			assertThat(response.headers().firstValue("Content-Length"))
+				.hasValue(Integer.toString(response.body().length));
+			assertThat(response.headers().firstValue("ETag")).hasValue("\"" + id + "-1-json-gz\"");
+			how.add(response.headers().firstValue("X-Perflab-Edge-Cache").orElse("none"));
+		}
+		assertThat(how).containsOnlyOnce("miss").filteredOn("hit"::equals).hasSize(19);
+		assertThat(UPSTREAM.hits("points 200 " + id)).as("the service sent the body once").isEqualTo(1);
+		assertThat(UPSTREAM.hits("points 304 " + id)).isZero();
+	}
+
+	/**
+	 * {@code readers} reads of route {@code id}'s points: the first reaches route (counted as {@code first}), which
+	 * holds its answer back until the others are waiting in the gateway; then route answers.
+	 */
+	private List<HttpResponse<byte[]>> readWhileRouteHoldsItsAnswer(String id, String first, int readers)
+			throws Exception {
 		CountDownLatch gate = new CountDownLatch(1);
 		UPSTREAM.pointsGates.put(id, gate);
 		double waitsBefore = waits();
 		List<CompletableFuture<HttpResponse<byte[]>>> reads = new ArrayList<>();
 		try {
 			reads.add(CLIENT.sendAsync(points(id, "1", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray()));
-			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> UPSTREAM.hits("points 304 " + id) == 1);
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> UPSTREAM.hits(first + id) == 1);
 			for (int i = 1; i < readers; i++) {
 				reads.add(CLIENT.sendAsync(points(id, "1", "gzip").build(), HttpResponse.BodyHandlers.ofByteArray()));
 			}

@@ -25,7 +25,8 @@ import dev.perflab.gateway.GatewayProperties;
  * One read of a kept body at a time asks the service whether it is still current: reads of the same key that arrive
  * while it does wait for its answer and are answered from what it left kept, if the service granted freshness, or ask
  * for themselves if not. A thousand readers arriving at an expired entry cost the service one request, not a
- * thousand. A key with nothing kept is not waited for (each reader would wait for the first one's whole download).
+ * thousand. The same holds for a body not kept yet: its first read asks, and reads it in whole (at the service's
+ * pace, not its caller's) before it answers anyone; the reads that arrived meanwhile are answered from it.
  */
 public class RevalidatedBodies {
 

@@ -111,20 +111,15 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			}
 			String key = key(exchange.getAttribute(EdgeAuthFilter.OFFICE_ATTRIBUTE), exchange.getRequest());
 			RevalidatedBodies.Body kept = bodies.lookup(key);
-			if (kept == null) {
-				// nothing kept: the body's first read of this office. It is not waited for: the service's answer is the
-				// whole body, which would hold every reader behind the first one's download (route fills its own cache
-				// once however many ask)
-				return forward(exchange, chain, bodies, key, null, NOTHING);
-			}
-			if (kept.fresh(System.nanoTime())) {
+			if (kept != null && kept.fresh(System.nanoTime())) {
 				return serveFresh(exchange, chain, bodies, key, kept);
 			}
 			Sinks.One<Optional<RevalidatedBodies.Body>> mine = Sinks.one();
 			Sinks.One<Optional<RevalidatedBodies.Body>> asking = bodies.ask(key, mine);
 			if (asking != mine) {
-				// another read of this body is asking the service whether it is still current: its answer (a 304, at
-				// once, or a new version's whole 200), if it grants freshness, is this one's
+				// another read of this body is asking the service for it, or whether the kept one is still current: its
+				// answer (a 304, at once, or a whole 200, read in before anyone is answered), if it grants freshness, is
+				// this one's
 				return asking.asMono().timeout(WAIT, Mono.just(Optional.empty())).flatMap(answer -> {
 					RevalidatedBodies.Body now = answer.orElse(null);
 					return now != null && now.fresh(System.nanoTime()) ? serveFresh(exchange, chain, bodies, key, now)
@@ -239,8 +234,20 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 				asked.run();
 				return Flux.from(body).doOnNext(DataBufferUtils::release).then(Mono.defer(() -> answer(kept, "revalidated")));
 			}
+			long length = headers.getContentLength();
 			if (status != null && status.value() == HttpStatus.OK.value() && keepable(headers)
-					&& headers.getContentLength() <= bodies.maxEntryBytes()) {
+					&& length <= bodies.maxEntryBytes()) {
+				if (length >= 0) {
+					// read in whole at the service's pace, kept, then answered like any kept body: the reads waiting
+					// for this one are told when it arrived, not when this read's caller has taken it all
+					return DataBufferUtils.join(body, (int) length).flatMap(whole -> {
+						RevalidatedBodies.Body arrived = arrived(whole, headers, freshUntil);
+						asked.run();
+						return answer(arrived, "miss");
+					});
+				}
+				// no length: kept as it passes, at the pace of this read's caller, which the waiting reads do not wait for
+				asked.run();
 				headers.set(HEADER, "miss");
 				return super.writeWith(keeping(body, headers, freshUntil));
 			}
@@ -253,7 +260,35 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			return super.writeWith(body);
 		}
 
-		/** The kept body as this read's 200: {@code hit} without asking the service, {@code revalidated} after a 304. */
+		/** A whole 200 of the service, kept. */
+		private RevalidatedBodies.Body arrived(DataBuffer whole, HttpHeaders headers, long freshUntil) {
+			byte[] bytes = new byte[whole.readableByteCount()];
+			try {
+				whole.read(bytes);
+			}
+			finally {
+				DataBufferUtils.release(whole);
+			}
+			RevalidatedBodies.Body arrived = new RevalidatedBodies.Body(headers.getETag(), representation(headers), bytes,
+					freshUntil);
+			bodies.store(key, arrived);
+			return arrived;
+		}
+
+		private static List<String[]> representation(HttpHeaders headers) {
+			List<String[]> representation = new ArrayList<>();
+			for (String name : REPRESENTATION) {
+				for (String value : headers.getOrEmpty(name)) {
+					representation.add(new String[] { name, value });
+				}
+			}
+			return List.copyOf(representation);
+		}
+
+		/**
+		 * The kept body as this read's 200: {@code hit} without asking the service, {@code revalidated} after a 304,
+		 * {@code miss} just read in from the service.
+		 */
 		Mono<Void> answer(RevalidatedBodies.Body body, String how) {
 			setStatusCode(HttpStatus.OK);
 			HttpHeaders headers = getHeaders();
@@ -270,7 +305,7 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			if (how.equals("hit")) {
 				bodies.countHit();
 			}
-			else {
+			else if (how.equals("revalidated")) {
 				bodies.countRevalidated();
 			}
 			return getDelegate().writeWith(chunks(body.bytes()));
@@ -290,12 +325,7 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 		private Flux<? extends DataBuffer> keeping(Publisher<? extends DataBuffer> body, HttpHeaders headers,
 				long freshUntil) {
 			String etag = headers.getETag();
-			List<String[]> representation = new ArrayList<>();
-			for (String name : REPRESENTATION) {
-				for (String value : headers.getOrEmpty(name)) {
-					representation.add(new String[] { name, value });
-				}
-			}
+			List<String[]> representation = representation(headers);
 			long expected = headers.getContentLength();
 			long limit = bodies.maxEntryBytes();
 			ByteArrayOutputStream copy = new ByteArrayOutputStream(
@@ -313,7 +343,7 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			}).doOnComplete(() -> {
 				if (!tooLarge[0] && etag != null && (expected < 0 || expected == copy.size())) {
 					bodies.store(key,
-							new RevalidatedBodies.Body(etag, List.copyOf(representation), copy.toByteArray(), freshUntil));
+							new RevalidatedBodies.Body(etag, representation, copy.toByteArray(), freshUntil));
 				}
 				else {
 					bodies.countPassed();
