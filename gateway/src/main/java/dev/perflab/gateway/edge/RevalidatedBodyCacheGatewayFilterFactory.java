@@ -1,6 +1,7 @@
 package dev.perflab.gateway.edge;
 
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -237,13 +238,15 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			long length = headers.getContentLength();
 			if (status != null && status.value() == HttpStatus.OK.value() && keepable(headers)
 					&& length <= bodies.maxEntryBytes()) {
-				if (length >= 0) {
+				if (length > 0) {
 					// read in whole at the service's pace, kept, then answered like any kept body: the reads waiting
 					// for this one are told when it arrived, not when this read's caller has taken it all
 					return DataBufferUtils.join(body, (int) length).flatMap(whole -> {
 						RevalidatedBodies.Body arrived = arrived(whole, headers, freshUntil);
 						asked.run();
-						return answer(arrived, "miss");
+						return arrived != null ? answer(arrived, "miss")
+								// as a connection closed early is answered: 503 upstream-unavailable, Retry-After
+								: Mono.error(new EOFException("the service's answer ended before its Content-Length"));
 					});
 				}
 				// no length: kept as it passes, at the pace of this read's caller, which the waiting reads do not wait for
@@ -260,14 +263,18 @@ public class RevalidatedBodyCacheGatewayFilterFactory extends AbstractGatewayFil
 			return super.writeWith(body);
 		}
 
-		/** A whole 200 of the service, kept. */
-		private RevalidatedBodies.Body arrived(DataBuffer whole, HttpHeaders headers, long freshUntil) {
+		/** A whole 200 of the service, kept; null when it is shorter than it said (never answered as whole). */
+		private RevalidatedBodies.@Nullable Body arrived(DataBuffer whole, HttpHeaders headers, long freshUntil) {
 			byte[] bytes = new byte[whole.readableByteCount()];
 			try {
 				whole.read(bytes);
 			}
 			finally {
 				DataBufferUtils.release(whole);
+			}
+			if (bytes.length != headers.getContentLength()) {
+				bodies.countPassed();
+				return null;
 			}
 			RevalidatedBodies.Body arrived = new RevalidatedBodies.Body(headers.getETag(), representation(headers), bytes,
 					freshUntil);
