@@ -31,7 +31,7 @@ class CoordinatesTest {
 	}
 
 	@Test
-	void anyOtherValueIsLeftToDoubleToString() {
+	void anyOtherValueIsLeftForTheJdkToWrite() {
 		SplittableRandom random = new SplittableRandom(11);
 		for (int i = 0; i < 1_000_000; i++) {
 			// arbitrary doubles: almost none has 7 decimals or fewer; whatever the fast path takes must still agree
