@@ -10,7 +10,8 @@
 #                               ($PERFLAB_RUN/bench/proxy-gateway.jfr) and print its hot methods
 #   PERFLAB_BENCH_A_JAR=path    the proxy gateway's jar (default gateway/target/gateway.jar)
 #   PERFLAB_BENCH_B_JAR=path    a second proxy gateway ("B", another build) measured in the same run, rows after A's
-#   PROXY_WARMUP=20             seconds of load on each path of a fresh proxy gateway before any row (JIT)
+#   PROXY_WARMUP=240            at most this many seconds of load on each path of each JVM before any row: each is read
+#                               until its JIT compiler settled (warm_jit in env.sh)
 #   PERFLAB_BENCH_DIRECT_HEADERS="Name: value|..."  how the direct API read names its caller (default: a signed identity)
 #   PERFLAB_BENCH_QUICK=1       only the shortener and gateway rows (an A/B of two builds or settings)
 #   WARMUP=8                    seconds of load before each row
@@ -170,12 +171,22 @@ run() { # key label url cpu-pid [header...]: cpu-pid is the proxy whose CPU per 
 jfr_start() { [ -n "${PERFLAB_BENCH_JFR:-}" ] && jcmd "$proxy_pid" JFR.start name=hop settings=profile \
   filename="$out/proxy-gateway.jfr" >/dev/null || true; }
 
-# A fresh JVM runs the proxy path interpreted and C1-compiled for its first tens of thousands of requests (measured:
-# 435, 1,057, 1,398, 2,520, then ~4,000 req/s in consecutive 10 s runs on a fresh gateway); the stack's gateway and
-# the shortener are long warm. Warm each proxy gateway's two paths first, or the rows compare a cold JVM to warm ones.
+# A fresh JVM runs a path interpreted and C1-compiled for its first tens of thousands of requests, and C2 keeps
+# compiling for minutes under load (a fresh gateway serving one 191 KB body: 1,160 -> 4,380 reads/s over 140 s, while
+# its compiler spent 117 s of CPU). Each JVM a row measures is read on each of its paths until its compiler settled
+# (warm_jit in env.sh, at most PROXY_WARMUP seconds per path, 240): the shortener (the direct rows), the stack's gateway
+# (the edge hit) and each proxy gateway. A row then compares steady states, not compilers.
+direct_identity="X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway bench 1 shortener 3600)"
+warm_path() { # management-port url [header]
+  local h=(); [ -z "${3:-}" ] || h=(-H "$3")
+  echo "  warm-up $2: $(warm_jit "$1" "${PROXY_WARMUP:-240}" "${pin_wrk[@]}" wrk -t1 -c"$conns" -d5s "${h[@]}" "$2")"
+}
+warm_path "$(mgmt_port "$PERFLAB_SHORTENER_PORT")" "$direct/s/$code"
+[ "$mode" = ab ] || warm_path "$(mgmt_port "$PERFLAB_SHORTENER_PORT")" "$direct/v1/short-links/$code" "$direct_identity"
+[ "$mode" = ab ] || [ -n "${PERFLAB_BENCH_QUICK:-}" ] || warm_path "$(mgmt_port "$PERFLAB_GATEWAY_PORT")" "$gw/s/$code"
 for port in "$PROXY_PORT" ${b_pid:+$B_PORT}; do
-  "${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" "http://127.0.0.1:$port/s/$code" >/dev/null
-  "${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${PROXY_WARMUP:-20}s" -H "Authorization: Bearer $token" "http://127.0.0.1:$port/v1/short-links/$code" >/dev/null
+  warm_path "$(mgmt_port "$port")" "http://127.0.0.1:$port/s/$code"
+  warm_path "$(mgmt_port "$port")" "http://127.0.0.1:$port/v1/short-links/$code" "Authorization: Bearer $token"
 done
 
 # scripts/bench-gateway.sh ab [seconds] [connections]: two builds or settings (A, B) in alternating rounds
@@ -238,7 +249,7 @@ jfr_start
 run proxy "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code" "$proxy_pid"
 # the direct caller's identity: a token signed like the gateway's; PERFLAB_BENCH_DIRECT_HEADERS ("Name: value|...")
 # replaces it, e.g. "X-Perflab-User: bench|X-Perflab-Office: 1" for a stack still running jars from before it
-IFS='|' read -r -a direct_headers <<<"${PERFLAB_BENCH_DIRECT_HEADERS:-X-Perflab-Identity: $(scripts/jwt.sh identity perflab-gateway bench 1 shortener 3600)}"
+IFS='|' read -r -a direct_headers <<<"${PERFLAB_BENCH_DIRECT_HEADERS:-$direct_identity}"
 run apidirect "API read: shortener direct" "$direct/v1/short-links/$code" "" "${direct_headers[@]}"
 run api "API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "$proxy_pid" "Authorization: Bearer $token"
 if [ -n "${PERFLAB_BENCH_JFR:-}" ]; then

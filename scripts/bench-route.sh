@@ -18,7 +18,8 @@
 # Usage: scripts/bench-route.sh [seconds of each sustained run, default 20]   (VUS=1000 by default)
 #   TARGETS="fixed gateway"   only these targets (default: all eight)
 #   MODES=wave                only these runs of each target (default: "wave sustained")
-#   WARMUP=12                 seconds of JIT warm-up (wrk, 16 connections) of the fixed instance and the gateways
+#   WARMUP=240                at most this many seconds of JIT warm-up (wrk, 16 connections) of the fixed instance
+#                             and each gateway: each is read until its compiler settled (warm_jit in env.sh)
 #   PERFLAB_BENCH_GATEWAY_JAR=path  the gateway jar to run (default gateway/target/gateway.jar), e.g. an earlier build
 #   PERFLAB_BENCH_JFR=1       a JFR recording of each JVM target during its rows, and its hot methods
 set -euo pipefail
@@ -115,16 +116,26 @@ CONF
 sleep 1
 
 # JIT warm-up of each instance (a fresh JVM would otherwise measure its compiler); the seed's 27 s were warm too.
-# The fixed instance and the gateways: WARMUP seconds (12), reading the one route only (gateway100's stay cold). With
-# 4 s the gateway's first wave was its compiler's: p95 1,406 ms, and 492 ms for the same wave on the same gateway a
-# minute later. The baselines keep 4 s: their figures are their design's, and 16 whole-list reads at once for longer
-# risk the interface-projection instance's heap before its rows.
+# The fixed instance and the gateways: read (wrk, 16 connections, the one route only: gateway100's stay cold) until
+# their compiler settled (warm_jit, at most WARMUP seconds, 240). A fixed 12 s measured the gateway's compiler: its
+# hits went 1,160 -> 4,380 reads/s over the next 140 s of load. The baselines keep 4 s: their figures are their
+# design's, and 16 whole-list reads at once for longer risk the interface-projection instance's heap before its rows.
 warm() { # port seconds header
   wrk -t1 -c16 -d"$2"s -H "$3" -H 'Accept-Encoding: gzip' "http://127.0.0.1:$1/v1/routes/$route/points" >/dev/null 2>&1 || true
 }
-warm 18301 "${WARMUP:-12}" "X-Perflab-Identity: $identity"
-for port in 18302 18303; do warm "$port" 4 "X-Perflab-Identity: $identity"; done
-for port in 18304 18305; do warm "$port" "${WARMUP:-12}" "Authorization: Bearer $token"; done
+warm_until_settled() { # port header
+  echo "  :$1 $(warm_jit "$(mgmt_port "$1")" "${WARMUP:-240}" wrk -t1 -c16 -d5s -H "$2" -H 'Accept-Encoding: gzip' \
+    "http://127.0.0.1:$1/v1/routes/$route/points")"
+}
+echo "warm-up (JIT): route :18301, gateways :18304 (body cache) and :18305 (cache off); baselines 4 s each"
+wants() { [[ " ${TARGETS:-nginx fixed fixed100 gateway gateway100 gatewaynocache stream seed} " == *" $1 "* ]]; }
+if wants fixed || wants fixed100 || wants gateway || wants gateway100 || wants gatewaynocache; then
+  warm_until_settled 18301 "X-Perflab-Identity: $identity"
+fi
+! wants stream || warm 18302 4 "X-Perflab-Identity: $identity"
+! wants seed || warm 18303 4 "X-Perflab-Identity: $identity"
+! { wants gateway || wants gateway100; } || warm_until_settled 18304 "Authorization: Bearer $token"
+! wants gatewaynocache || warm_until_settled 18305 "Authorization: Bearer $token"
 
 k6run() { # name port mode path
   local who=(-e IDENTITY="$identity"); [[ "$1" != gateway* ]] || who=(-e TOKEN="$token")
@@ -185,7 +196,7 @@ printf '%-44s %8s %9s %8s %8s %8s %8s %7s\n' target requests ok/s p50_ms p95_ms 
 declare -A rps p95 mean
 for target in nginx:18300:/points fixed:18301: fixed100:18301: gateway:18304: gateway100:18304: gatewaynocache:18305: stream:18302: seed:18303:; do
   IFS=: read -r name port path <<<"$target"
-  [[ " ${TARGETS:-nginx fixed fixed100 gateway gateway100 gatewaynocache stream seed} " == *" $name "* ]] || continue
+  wants "$name" || continue
   pid=${pids[$(( port - 18301 ))]:-}
   # the JVMs the target's reads cross: the target itself, and route behind a gateway
   jvms=(); [ "$name" = nginx ] || jvms=("$port"); [[ "$name" != gateway* ]] || jvms+=(18301)

@@ -64,7 +64,9 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 			Leases leases, MeterRegistry meters) {
 		super(RedisRateLimiter.Config.class, RedisRateLimiter.CONFIGURATION_PROPERTY_NAME, configurationService);
 		this.redis = redis;
-		this.script = script;
+		// the script's text, held once: the gateway's bean reads it from a resource, and each call would check whether
+		// that changed (in a jar, by throwing and catching a FileNotFoundException per Redis round trip)
+		this.script = RedisScript.of(script.getScriptAsString(), script.getResultType());
 		this.redisTimeout = redisTimeout;
 		this.retryNanos = redisRetry.toNanos();
 		this.local = new LocalBuckets(replicas);
