@@ -82,17 +82,20 @@ log() { printf '\033[1m[perflab]\033[0m %s\n' "$*" >&2; }
 warm_jit() {  # management-port cap-seconds load-command...
   local port=$1 cap=$2 t0=$SECONDS quiet=0 before after
   shift 2
-  compiled() { { curl -fs "http://127.0.0.1:$1/actuator/prometheus" || true; } |
-    awk '/^jvm_compilation_time_ms_total/ { n += $NF } END { printf "%d", n }'; }
-  before=$(compiled "$port")
+  before=$(jit_compile_ms "$port")
   while [ $((SECONDS - t0)) -lt "$cap" ]; do
     "$@" >/dev/null 2>&1 || true
-    after=$(compiled "$port")
+    after=$(jit_compile_ms "$port")
+    [ "$after" -gt 0 ] || { echo "compiler time not readable on :$port (warmed $((SECONDS - t0)) s only)"; return 0; }
     if [ $((after - before)) -lt 250 ]; then quiet=$((quiet + 1)); else quiet=0; fi
     before=$after
     [ "$quiet" -lt 2 ] || { echo "JIT settled after $((SECONDS - t0)) s of load (compiler ${after} ms in all)"; return 0; }
   done
   echo "JIT NOT settled within ${cap} s of load (compiler ${after:-?} ms in all)"
+}
+jit_compile_ms() {  # management-port: the JIT compiler's time so far, 0 when not readable
+  { curl -fs "http://127.0.0.1:$1/actuator/prometheus" || true; } |
+    awk '/^jvm_compilation_time_ms_total/ { n += $NF } END { printf "%d", n }'
 }
 
 # A Spring Boot jar to launch the way the images run it: extracted (`-Djarmode=tools extract`, once per build of the
