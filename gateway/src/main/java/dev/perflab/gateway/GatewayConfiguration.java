@@ -21,6 +21,7 @@ import dev.perflab.gateway.edge.EdgeInvalidationListener;
 import dev.perflab.gateway.edge.RevalidatedBodies;
 import dev.perflab.gateway.edge.RevalidatedBodyCacheGatewayFilterFactory;
 import dev.perflab.gateway.web.ProxyHeadersFilter;
+import dev.perflab.gateway.web.RoutingFilter;
 
 @Configuration(proxyBeanMethods = false)
 class GatewayConfiguration {
@@ -44,6 +45,15 @@ class GatewayConfiguration {
 	@Bean
 	static ProxyHeadersFilter.Replacement proxyHeadersFilterReplacement() {
 		return new ProxyHeadersFilter.Replacement();
+	}
+
+	/**
+	 * The route's response timeout on the whole answer, headers and body, in Spring Cloud Gateway's routing filter
+	 * ({@link RoutingFilter}): a service that stalls halfway through a body ends the read instead of holding it.
+	 */
+	@Bean
+	static RoutingFilter.Replacement routingFilterReplacement() {
+		return new RoutingFilter.Replacement();
 	}
 
 	/** Named by routes as {@code RevalidatedBodyCache}; with the body cache off it passes every request through. */

@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Request ids, rate limits, retries and the gateway's own errors, over real HTTP. */
 class GatewayTest extends GatewayTestSupport {
@@ -110,6 +111,29 @@ class GatewayTest extends GatewayTestSupport {
 			.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}")));
 		assertThat(write.statusCode()).isEqualTo(503);
 		assertThat(ConnectAttempts.to(DEAD_PORT) - before).as("a write is tried once").isEqualTo(1);
+	}
+
+	@Test
+	void anAnswerThatStallsHalfwayIsCutOnceNoByteCameForTheRoutesResponseTimeout() {
+		// notifier's route waits 10 s (route metadata response-timeout) for the headers and for each next byte alike;
+		// the answer was under way (200 and its first bytes passed on), so the caller's connection is closed mid-body
+		assertCut("/v1/notifications/stall-" + code());
+	}
+
+	@Test
+	void anAnswerTheServiceBreaksOffIsCutNotEndedAsWhole() {
+		assertCut("/v1/notifications/close-" + code());
+	}
+
+	/** The caller's read of {@code path} fails as a connection closed mid-answer: not a whole answer, not a hang. */
+	private void assertCut(String path) {
+		HttpRequest request = get(path).header("Authorization", "Bearer " + Tokens.valid(user(), "1"))
+			.timeout(java.time.Duration.ofSeconds(30))
+			.build();
+		assertThatThrownBy(() -> {
+			HttpResponse<String> whole = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+			throw new AssertionError("answered as whole: " + whole.statusCode() + " " + whole.body());
+		}).isInstanceOf(java.io.IOException.class).isNotInstanceOf(java.net.http.HttpTimeoutException.class);
 	}
 
 	@Test

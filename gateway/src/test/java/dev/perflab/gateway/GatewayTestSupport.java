@@ -28,6 +28,9 @@ abstract class GatewayTestSupport {
 	/** Shared by every class on the cached context; it dies with the test JVM. */
 	static final Upstream UPSTREAM = new Upstream();
 
+	/** Stands for notifier: every answer breaks off after its first bytes (closed or hung). */
+	static final HungService HUNG = new HungService();
+
 	/** Nothing listens here: connections to it are refused. */
 	static final int DEAD_PORT = 1;
 
@@ -57,6 +60,7 @@ abstract class GatewayTestSupport {
 		registry.add("perflab.gateway.services.shortener", () -> upstream);
 		registry.add("perflab.gateway.services.route", () -> upstream);
 		registry.add("perflab.gateway.services.mail", () -> "http://127.0.0.1:" + DEAD_PORT);
+		registry.add("perflab.gateway.services.notifier", () -> "http://127.0.0.1:" + HUNG.port());
 		registry.add("perflab.gateway.services.send", () -> "http://" + UNRESOLVABLE_HOST + ":8082");
 		registry.add("perflab.gateway.jwt.issuer", () -> Tokens.ISSUER);
 		String pem = "file:" + Tokens.publicKeyPem();

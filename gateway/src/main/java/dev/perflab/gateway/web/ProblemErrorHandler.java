@@ -28,6 +28,12 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 			// the client went away mid-answer: nothing to tell it, nothing wrong here
 			return Mono.empty();
 		}
+		if (exchange.getResponse().isCommitted()) {
+			// an answer under way cannot become a problem: its connection is closed without the answer's end, so the
+			// caller sees it cut (ending it instead would pass a service's half body off as whole)
+			log.warn("{} cut: the answer broke off after it had begun ({})", path, ex.toString());
+			return Mono.error(ex);
+		}
 		if (ex instanceof ResponseStatusException status) {
 			HttpStatus code = HttpStatus.resolve(status.getStatusCode().value());
 			code = code == null ? HttpStatus.INTERNAL_SERVER_ERROR : code;
@@ -43,11 +49,8 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 					"The service did not answer in time", path);
 		}
 		if (ReadRetryFilter.unreachable(ex)) {
-			// a pod coming back or being replaced: worth asking again shortly (a response already under way keeps
-			// its headers: they are read-only once committed, and Problems.write leaves it as it is)
-			if (!exchange.getResponse().isCommitted()) {
-				exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
-			}
+			// a pod coming back or being replaced: worth asking again shortly
+			exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);
 		}
