@@ -30,6 +30,7 @@ NGINX_PROXY_PORT=${PERFLAB_BENCH_NGINX_PROXY_PORT:-18082}
 PROXY_PORT=${PERFLAB_BENCH_PROXY_GATEWAY_PORT:-18080}   # management port +1000, like every instance
 B_PORT=${PERFLAB_BENCH_B_GATEWAY_PORT:-18070}
 BARE_PORT=18060   # bench/bare-gateway's application.yaml, management on 19060
+MVC_PORT=18050    # its Server MVC build
 gw="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"; direct="http://127.0.0.1:$PERFLAB_SHORTENER_PORT"
 out="$PERFLAB_RUN/bench"; mkdir -p "$out"
 
@@ -110,25 +111,31 @@ if [ -n "${PERFLAB_BENCH_B_JAR:-}" ]; then
   start_proxy "$B_PORT" "$out/gateway-b.jar" "${PERFLAB_BENCH_B_ENV:-}" "$out/proxy-gateway-b.log"; b_pid=$!
 fi
 # the framework's floor: Spring Cloud Gateway, the same version, one route to the shortener, nothing of ours and
-# every per-request extra the gateway turned off left off (bench/bare-gateway): what no change of ours can go below
-bare_pid=
+# every per-request extra the gateway turned off left off (bench/bare-gateway): what no change of ours can go below.
+# Server WebFlux (what the gateway is built on) and Server MVC on virtual threads, side by side.
+bare_pid=; mvc_pid=
 if [ "$mode" = run ] && [ -z "${PERFLAB_BENCH_QUICK:-}" ] && [ "${PERFLAB_BENCH_BARE:-1}" != 0 ]; then
-  bare_jar=bench/bare-gateway/target/bare-gateway.jar
-  if [ ! -f "$bare_jar" ] || [ -n "$(find bench/bare-gateway/pom.xml bench/bare-gateway/src pom.xml -newer "$bare_jar" -type f)" ]; then
-    ./mvnw -q -B -ntp -f bench/bare-gateway/pom.xml package -DskipTests
-  fi
-  cp "$bare_jar" "$out/bare-gateway.jar"
+  for variant in bare-gateway:webflux bare-gateway-mvc:webmvc; do
+    jar=bench/bare-gateway/target/${variant%%:*}.jar
+    if [ ! -f "$jar" ] || [ -n "$(find bench/bare-gateway/pom.xml bench/bare-gateway/src pom.xml -newer "$jar" -type f)" ]; then
+      ./mvnw -q -B -ntp -f bench/bare-gateway/pom.xml -P "${variant#*:}" package -DskipTests
+    fi
+    cp "$jar" "$out/${variant%%:*}.jar"
+  done
   JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" java -jar "$(launch_jar "$out/bare-gateway.jar")" >"$out/bare-gateway.log" 2>&1 &
   bare_pid=$!
+  SERVER_PORT=$MVC_PORT MANAGEMENT_SERVER_PORT=$(mgmt_port "$MVC_PORT") JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+    java -jar "$(launch_jar "$out/bare-gateway-mvc.jar")" >"$out/bare-gateway-mvc.log" 2>&1 &
+  mvc_pid=$!
 fi
 pinned=()   # pids whose CPU affinity this run changed, given all cores back at exit
 cleanup() {
-  kill $nginx_pid $proxy_pid $b_pid $bare_pid 2>/dev/null || true
+  kill $nginx_pid $proxy_pid $b_pid $bare_pid $mvc_pid 2>/dev/null || true
   for p in "${pinned[@]}"; do taskset -a -p -c "0-$(( $(nproc) - 1 ))" "$p" >/dev/null 2>&1 || true; done
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
-for port in "$PROXY_PORT" ${b_pid:+$B_PORT} ${bare_pid:+$BARE_PORT}; do
+for port in "$PROXY_PORT" ${b_pid:+$B_PORT} ${bare_pid:+$BARE_PORT} ${mvc_pid:+$MVC_PORT}; do
   end=$((SECONDS + 120))
   until curl -fs "http://127.0.0.1:$(mgmt_port "$port")/actuator/health/readiness" >/dev/null; do
     [ $SECONDS -lt $end ] || { echo "proxy gateway on :$port not ready after 120 s (see $out/proxy-gateway*.log)" >&2; exit 1; }
@@ -142,7 +149,7 @@ pin_wrk=()
 if [ -n "${PERFLAB_BENCH_PIN:-}" ]; then
   [ "$(nproc)" -ge 2 ] || { echo "PERFLAB_BENCH_PIN needs 2 cores" >&2; exit 1; }
   stack_gateway_pid=$(cat "$PERFLAB_RUN/pids/gateway.pid")
-  for p in $proxy_pid $b_pid $bare_pid "$stack_gateway_pid" $nginx_pid $nginx_worker; do taskset -a -p -c 1 "$p" >/dev/null; done
+  for p in $proxy_pid $b_pid $bare_pid $mvc_pid "$stack_gateway_pid" $nginx_pid $nginx_worker; do taskset -a -p -c 1 "$p" >/dev/null; done
   taskset -a -p -c 0 "$shortener_pid" >/dev/null
   pinned=("$shortener_pid" "$stack_gateway_pid")
   pin_wrk=(taskset -c 0)
@@ -203,6 +210,7 @@ for port in "$PROXY_PORT" ${b_pid:+$B_PORT}; do
   warm_path "$(mgmt_port "$port")" "http://127.0.0.1:$port/v1/short-links/$code" "Authorization: Bearer $token"
 done
 [ -z "$bare_pid" ] || warm_path "$(mgmt_port "$BARE_PORT")" "http://127.0.0.1:$BARE_PORT/s/$code"
+[ -z "$mvc_pid" ] || warm_path "$(mgmt_port "$MVC_PORT")" "http://127.0.0.1:$MVC_PORT/s/$code"
 
 # scripts/bench-gateway.sh ab [seconds] [connections]: two builds or settings (A, B) in alternating rounds
 # (PERFLAB_BENCH_ROUNDS, default 4): direct, A, B for redirects, then A, B for the API read, each round; the median of
@@ -260,7 +268,8 @@ quick=${PERFLAB_BENCH_QUICK:-}
 run direct "redirect: shortener direct" "$direct/s/$code" ""
 [ -n "$quick" ] || run nginxproxy "redirect: nginx proxy_pass (1 worker, keepalive)" "http://127.0.0.1:$NGINX_PROXY_PORT/s/$code" "$nginx_worker"
 [ -n "$quick" ] || run edge "redirect: gateway, edge cache hit" "$gw/s/$code" "$(cat "$PERFLAB_RUN/pids/gateway.pid" 2>/dev/null)"
-[ -z "$bare_pid" ] || run bare "redirect: bare Spring Cloud Gateway (floor)" "http://127.0.0.1:$BARE_PORT/s/$code" "$bare_pid"
+[ -z "$bare_pid" ] || run bare "redirect: bare Spring Cloud Gateway WebFlux" "http://127.0.0.1:$BARE_PORT/s/$code" "$bare_pid"
+[ -z "$mvc_pid" ] || run mvc "redirect: bare Spring Cloud Gateway MVC (virtual threads)" "http://127.0.0.1:$MVC_PORT/s/$code" "$mvc_pid"
 jfr_start
 run proxy "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code" "$proxy_pid"
 # the direct caller's identity: a token signed like the gateway's; PERFLAB_BENCH_DIRECT_HEADERS ("Name: value|...")
@@ -289,9 +298,10 @@ line "nginx proxy_pass / shortener direct:" "$(ratio nginxproxy direct)" "(the r
 line "gateway proxy hop / shortener direct:" "$(ratio proxy direct)" "(goal >= 0.7: $(verdict "$(ratio proxy direct)" 0.7 '>='))"
 line "gateway proxy hop / nginx proxy_pass:" "$(ratio proxy nginxproxy)" ""
 if [ -n "$bare_pid" ]; then
-  line "bare Spring Cloud Gateway / shortener direct:" "$(ratio bare direct)" "(the framework's floor for the hop)"
-  line "gateway proxy hop / bare Spring Cloud Gateway:" "$(ratio proxy bare)" "(what ours costs on top)"
-  line "p50 added by bare Spring Cloud Gateway:" "$(added bare direct)" ""
+  line "bare SCG WebFlux / shortener direct:" "$(ratio bare direct)" "(the framework's floor for the hop)"
+  line "bare SCG MVC (virtual threads) / shortener direct:" "$(ratio mvc direct)" ""
+  line "gateway proxy hop / bare SCG WebFlux:" "$(ratio proxy bare)" "(what ours costs on top)"
+  line "p50 added by bare SCG WebFlux / MVC:" "$(added bare direct) / $(added mvc direct)" ""
 fi
 line "API read through gateway / direct:" "$(ratio api apidirect)" "(goal >= 0.6: $(verdict "$(ratio api apidirect)" 0.6 '>='))"
 line "p50 added by the proxy hop:" "$(added proxy direct)" "(goal <= 1 ms: $(verdict "$(added proxy direct)" 1 '<='))"

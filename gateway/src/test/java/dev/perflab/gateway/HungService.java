@@ -12,9 +12,13 @@ import java.nio.charset.StandardCharsets;
 /**
  * A service that breaks off mid-answer, over a plain socket (what a crashed or hung pod does to a connection): each
  * answer is a 200 with {@code Transfer-Encoding: chunked} and its first chunk, then for a path containing
- * {@code /close} the connection is closed, and otherwise nothing more is sent until the caller goes away.
+ * {@code /close} the connection is closed, and otherwise nothing more is sent until the caller goes away, or for
+ * at most {@link #HANG} (a gateway that never lets go must fail its test, not hold the test JVM).
  */
 final class HungService {
+
+	/** The longest a hung answer holds its connection, well past any route's response timeout. */
+	static final int HANG = 40_000;
 
 	private final ServerSocket server;
 
@@ -44,6 +48,7 @@ final class HungService {
 
 	private static void answerHalf(Socket socket) {
 		try (socket) {
+			socket.setSoTimeout(HANG);
 			InputStream in = socket.getInputStream();
 			String head = readHead(in);
 			OutputStream out = socket.getOutputStream();
@@ -59,7 +64,7 @@ final class HungService {
 			}
 		}
 		catch (IOException e) {
-			// the caller went away
+			// the caller went away, or the hang's bound passed (SocketTimeoutException): the socket is closed
 		}
 	}
 

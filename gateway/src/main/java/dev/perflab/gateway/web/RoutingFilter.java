@@ -31,7 +31,8 @@ import org.springframework.web.server.ServerWebExchange;
  * {@code upstream-timeout} when nothing was answered yet, a cut answer when it was under way.
  * <p>
  * The client for each route is configured once and kept (Spring Cloud Gateway configured a copy per request when a
- * connect timeout is set); a route whose timeouts change gets a new one.
+ * connect timeout is set), and the route's timeouts are read once per route, not per request: when the routes are
+ * read again, a route whose timeouts changed gets a new client.
  */
 public class RoutingFilter extends NettyRoutingFilter {
 
@@ -47,16 +48,22 @@ public class RoutingFilter extends NettyRoutingFilter {
 
 	@Override
 	protected HttpClient getHttpClient(Route route, ServerWebExchange exchange) {
+		Configured configured = clients.get(route.getId());
+		if (configured != null && configured.route() == route) {
+			return configured.client(); // the route as it was when its client was configured: nothing to read again
+		}
 		Object connectTimeout = route.getMetadata().get(RouteMetadataUtils.CONNECT_TIMEOUT_ATTR);
 		Duration responseTimeout = responseTimeout(route);
-		Configured configured = clients.get(route.getId());
 		if (configured == null || !Objects.equals(configured.connectTimeout(), connectTimeout)
 				|| !Objects.equals(configured.responseTimeout(), responseTimeout)) {
 			HttpClient client = super.getHttpClient(route, exchange);
-			configured = new Configured(connectTimeout, responseTimeout,
+			configured = new Configured(route, connectTimeout, responseTimeout,
 					responseTimeout == null ? client : client.responseTimeout(responseTimeout));
-			clients.put(route.getId(), configured);
 		}
+		else {
+			configured = new Configured(route, connectTimeout, responseTimeout, configured.client());
+		}
+		clients.put(route.getId(), configured);
 		return configured.client();
 	}
 
@@ -70,7 +77,7 @@ public class RoutingFilter extends NettyRoutingFilter {
 		return millis < 0 ? null : Duration.ofMillis(millis);
 	}
 
-	private record Configured(@Nullable Object connectTimeout, @Nullable Duration responseTimeout, HttpClient client) {
+	private record Configured(Route route, @Nullable Object connectTimeout, @Nullable Duration responseTimeout, HttpClient client) {
 	}
 
 	/** Puts {@link RoutingFilter} in the place of Spring Cloud Gateway's {@code routingFilter}. */
