@@ -16,7 +16,7 @@
 #   PERFLAB_BENCH_QUICK=1       only the shortener and gateway rows (an A/B of two builds or settings)
 #   WARMUP=8                    seconds of load before each row
 #   PERFLAB_BENCH_A_ENV / _B_ENV  extra "K=V ..." environment for the A / B proxy gateway (A/B a setting in one run)
-#   PERFLAB_BENCH_BARE=0        leave out the bare Spring Cloud Gateway row (the framework's floor, bench/bare-gateway)
+#   PERFLAB_BENCH_BARE=0        leave out the bare Spring Cloud Gateway rows (the framework's floor, bench/bare-gateway)
 #   PERFLAB_BENCH_PIN=1         the gateways and nginx on core 1, the shortener and wrk on core 0 (taskset), as pods
 #                               with CPU of their own: what the hop costs when it does not take the service's CPU
 set -euo pipefail

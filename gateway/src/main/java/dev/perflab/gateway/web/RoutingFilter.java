@@ -77,7 +77,8 @@ public class RoutingFilter extends NettyRoutingFilter {
 		return millis < 0 ? null : Duration.ofMillis(millis);
 	}
 
-	private record Configured(Route route, @Nullable Object connectTimeout, @Nullable Duration responseTimeout, HttpClient client) {
+	private record Configured(Route route, @Nullable Object connectTimeout, @Nullable Duration responseTimeout,
+			HttpClient client) {
 	}
 
 	/** Puts {@link RoutingFilter} in the place of Spring Cloud Gateway's {@code routingFilter}. */
