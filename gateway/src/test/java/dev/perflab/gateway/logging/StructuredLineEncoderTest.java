@@ -1,5 +1,11 @@
 package dev.perflab.gateway.logging;
 
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.Charset;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.StandardCharsets;
 
 import ch.qos.logback.classic.Level;
@@ -33,6 +39,64 @@ class StructuredLineEncoderTest {
 		assertThat(line).isEqualTo(spring.encode(event));
 		assertThat(new String(line, StandardCharsets.UTF_8)).contains("\"message\":\"GET /v1/short-links/\u00e9\u4e2d\\\"x\\\" 200")
 			.endsWith("\n");
+	}
+
+	@Test
+	void runsTheCharsetEncoderOncePerLineNotOncePerMember() {
+		LoggerContext context = new LoggerContext();
+		context.setMDCAdapter(new LogbackMDCAdapter());
+		context.putObject(Environment.class.getName(),
+				new MockEnvironment().withProperty("spring.application.name", "gateway"));
+		CountingUtf8 spring = new CountingUtf8();
+		CountingUtf8 whole = new CountingUtf8();
+		StructuredLogEncoder springEncoder = start(new StructuredLogEncoder(), context, spring);
+		StructuredLineEncoder wholeEncoder = start(new StructuredLineEncoder(), context, whole);
+		LoggingEvent event = new LoggingEvent("test", context.getLogger("perflab.access"), Level.INFO,
+				"{} {} {} {}ms request_id={} user={}", null, new Object[] { "GET", "/s/abc", 302, 1, "req-2", "-" });
+
+		assertThat(wholeEncoder.encode(event)).isEqualTo(springEncoder.encode(event));
+		assertThat(spring.loops).as("Spring Boot's path: the encoder per member").isGreaterThan(10);
+		assertThat(whole.loops).as("the whole line at once").isEqualTo(1);
+	}
+
+	/** UTF-8, counting how often its encoder is run. */
+	private static final class CountingUtf8 extends Charset {
+
+		int loops;
+
+		CountingUtf8() {
+			super("x-counting-utf-8", new String[0]);
+		}
+
+		@Override
+		public boolean contains(Charset cs) {
+			return StandardCharsets.UTF_8.contains(cs);
+		}
+
+		@Override
+		public CharsetDecoder newDecoder() {
+			return StandardCharsets.UTF_8.newDecoder();
+		}
+
+		@Override
+		public CharsetEncoder newEncoder() {
+			CharsetEncoder utf8 = StandardCharsets.UTF_8.newEncoder();
+			return new CharsetEncoder(this, utf8.averageBytesPerChar(), utf8.maxBytesPerChar()) {
+				@Override
+				protected CoderResult encodeLoop(CharBuffer in, ByteBuffer out) {
+					loops++;
+					return utf8.encode(in, out, false);
+				}
+			};
+		}
+	}
+
+	private static <E extends StructuredLogEncoder> E start(E encoder, LoggerContext context, Charset charset) {
+		encoder.setContext(context);
+		encoder.setFormat("ecs");
+		encoder.setCharset(charset);
+		encoder.start();
+		return encoder;
 	}
 
 	private static <E extends StructuredLogEncoder> E start(E encoder, LoggerContext context) {
