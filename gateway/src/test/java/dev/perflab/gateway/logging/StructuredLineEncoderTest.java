@@ -24,10 +24,7 @@ class StructuredLineEncoderTest {
 
 	@Test
 	void encodesTheLinesSpringBootsEncoderWritesAsWholeLines() {
-		LoggerContext context = new LoggerContext();
-		context.setMDCAdapter(new LogbackMDCAdapter());
-		context.putObject(Environment.class.getName(),
-				new MockEnvironment().withProperty("spring.application.name", "gateway"));
+		LoggerContext context = context();
 		StructuredLogEncoder spring = start(new StructuredLogEncoder(), context);
 		StructuredLineEncoder whole = start(new StructuredLineEncoder(), context);
 		LoggingEvent event = new LoggingEvent("test", context.getLogger("perflab.access"), Level.INFO,
@@ -43,10 +40,7 @@ class StructuredLineEncoderTest {
 
 	@Test
 	void runsTheCharsetEncoderOncePerLineNotOncePerMember() {
-		LoggerContext context = new LoggerContext();
-		context.setMDCAdapter(new LogbackMDCAdapter());
-		context.putObject(Environment.class.getName(),
-				new MockEnvironment().withProperty("spring.application.name", "gateway"));
+		LoggerContext context = context();
 		CountingUtf8 spring = new CountingUtf8();
 		CountingUtf8 whole = new CountingUtf8();
 		StructuredLogEncoder springEncoder = start(new StructuredLogEncoder(), context, spring);
@@ -57,6 +51,15 @@ class StructuredLineEncoderTest {
 		assertThat(wholeEncoder.encode(event)).isEqualTo(springEncoder.encode(event));
 		assertThat(spring.loops).as("Spring Boot's path: the encoder per member").isGreaterThan(10);
 		assertThat(whole.loops).as("the whole line at once").isEqualTo(1);
+	}
+
+	/** A logger context as Spring Boot's logging system leaves it: with the Environment the encoders read. */
+	private static LoggerContext context() {
+		LoggerContext context = new LoggerContext();
+		context.setMDCAdapter(new LogbackMDCAdapter());
+		context.putObject(Environment.class.getName(),
+				new MockEnvironment().withProperty("spring.application.name", "gateway"));
+		return context;
 	}
 
 	/** UTF-8, counting how often its encoder is run. */
