@@ -2,7 +2,6 @@ package dev.perflab.gateway.web;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
@@ -31,8 +30,8 @@ import org.springframework.web.server.ServerWebExchange;
  * {@code upstream-timeout} when nothing was answered yet, a cut answer when it was under way.
  * <p>
  * The client for each route is configured once and kept (Spring Cloud Gateway configured a copy per request when a
- * connect timeout is set), and the route's timeouts are read once per route, not per request: when the routes are
- * read again, a route whose timeouts changed gets a new client.
+ * connect timeout is set), and the route's timeouts are read once per route, not per request; when the routes are
+ * read again, each route's client is configured anew from them (the copies share one connection pool).
  */
 public class RoutingFilter extends NettyRoutingFilter {
 
@@ -49,21 +48,14 @@ public class RoutingFilter extends NettyRoutingFilter {
 	@Override
 	protected HttpClient getHttpClient(Route route, ServerWebExchange exchange) {
 		Configured configured = clients.get(route.getId());
-		if (configured != null && configured.route() == route) {
-			return configured.client(); // the route as it was when its client was configured: nothing to read again
-		}
-		Object connectTimeout = route.getMetadata().get(RouteMetadataUtils.CONNECT_TIMEOUT_ATTR);
-		Duration responseTimeout = responseTimeout(route);
-		if (configured == null || !Objects.equals(configured.connectTimeout(), connectTimeout)
-				|| !Objects.equals(configured.responseTimeout(), responseTimeout)) {
+		if (configured == null || configured.route() != route) {
+			// first use, or the routes were read again: the route's timeouts are read once per route object
 			HttpClient client = super.getHttpClient(route, exchange);
-			configured = new Configured(route, connectTimeout, responseTimeout,
+			Duration responseTimeout = responseTimeout(route);
+			configured = new Configured(route,
 					responseTimeout == null ? client : client.responseTimeout(responseTimeout));
+			clients.put(route.getId(), configured);
 		}
-		else {
-			configured = new Configured(route, connectTimeout, responseTimeout, configured.client());
-		}
-		clients.put(route.getId(), configured);
 		return configured.client();
 	}
 
@@ -77,8 +69,7 @@ public class RoutingFilter extends NettyRoutingFilter {
 		return millis < 0 ? null : Duration.ofMillis(millis);
 	}
 
-	private record Configured(Route route, @Nullable Object connectTimeout, @Nullable Duration responseTimeout,
-			HttpClient client) {
+	private record Configured(Route route, HttpClient client) {
 	}
 
 	/** Puts {@link RoutingFilter} in the place of Spring Cloud Gateway's {@code routingFilter}. */
