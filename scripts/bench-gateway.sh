@@ -29,8 +29,8 @@ NGINX_PORT=${PERFLAB_BENCH_NGINX_PORT:-18081}
 NGINX_PROXY_PORT=${PERFLAB_BENCH_NGINX_PROXY_PORT:-18082}
 PROXY_PORT=${PERFLAB_BENCH_PROXY_GATEWAY_PORT:-18080}   # management port +1000, like every instance
 B_PORT=${PERFLAB_BENCH_B_GATEWAY_PORT:-18070}
-BARE_PORT=18060   # bench/bare-gateway's application.yaml, management on 19060
-MVC_PORT=18050    # its Server MVC build
+BARE_PORT=18060   # bench/bare-gateway on Server WebFlux
+MVC_PORT=18050    # and on Server MVC
 gw="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"; direct="http://127.0.0.1:$PERFLAB_SHORTENER_PORT"
 out="$PERFLAB_RUN/bench"; mkdir -p "$out"
 
@@ -115,18 +115,17 @@ fi
 # Server WebFlux (what the gateway is built on) and Server MVC on virtual threads, side by side.
 bare_pid=; mvc_pid=
 if [ "$mode" = run ] && [ -z "${PERFLAB_BENCH_QUICK:-}" ] && [ "${PERFLAB_BENCH_BARE:-1}" != 0 ]; then
-  for variant in bare-gateway:webflux bare-gateway-mvc:webmvc; do
-    jar=bench/bare-gateway/target/${variant%%:*}.jar
+  start_bare() { # name maven-profile port: builds the jar when its sources are newer, starts it on the port
+    local jar=bench/bare-gateway/target/$1.jar
     if [ ! -f "$jar" ] || [ -n "$(find bench/bare-gateway/pom.xml bench/bare-gateway/src pom.xml -newer "$jar" -type f)" ]; then
-      ./mvnw -q -B -ntp -f bench/bare-gateway/pom.xml -P "${variant#*:}" package -DskipTests
+      ./mvnw -q -B -ntp -f bench/bare-gateway/pom.xml -P "$2" package -DskipTests
     fi
-    cp "$jar" "$out/${variant%%:*}.jar"
-  done
-  JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" java -jar "$(launch_jar "$out/bare-gateway.jar")" >"$out/bare-gateway.log" 2>&1 &
-  bare_pid=$!
-  SERVER_PORT=$MVC_PORT MANAGEMENT_SERVER_PORT=$(mgmt_port "$MVC_PORT") JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-    java -jar "$(launch_jar "$out/bare-gateway-mvc.jar")" >"$out/bare-gateway-mvc.log" 2>&1 &
-  mvc_pid=$!
+    cp "$jar" "$out/$1.jar"
+    SERVER_PORT=$3 MANAGEMENT_SERVER_PORT=$(mgmt_port "$3") JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+      java -jar "$(launch_jar "$out/$1.jar")" >"$out/$1.log" 2>&1 &
+  }
+  start_bare bare-gateway webflux "$BARE_PORT"; bare_pid=$!
+  start_bare bare-gateway-mvc webmvc "$MVC_PORT"; mvc_pid=$!
 fi
 pinned=()   # pids whose CPU affinity this run changed, given all cores back at exit
 cleanup() {
