@@ -85,7 +85,8 @@ export function setup() {
     const emls = SERVICE !== 'mail' ? [] : READERS.map((token) => {
       const headers = { Authorization: `Bearer ${token}` };
       for (let page = 1; page <= 20; page++) {
-        const list = http.get(`${BASE_URL}/v2/mails?size=100&page=${page}`, { headers });
+        // oldest first: the seeded mails, before any a test sent (the mailbox grows with every run)
+        const list = http.get(`${BASE_URL}/v2/mails?sort[received_date]=asc&size=100&page=${page}`, { headers });
         if (list.status !== 200) fail(`setup: GET /v2/mails answered ${list.status}: ${list.body}`);
         const found = list.json().mails.find((m) => m.size > 100000 && m.size < 2000000);
         if (!found) continue;

@@ -199,9 +199,11 @@ class HostileInputTest {
 			String token = DevTokens.token(login, "1");
 			Long plain = null;
 			Long attached = null;
-			// the seed's mails are 4 KB (no attachment), 712 KB (attachments) or 22 MB
+			// the seed's mails are 4 KB (no attachment), 712 KB (attachments) or 22 MB; oldest first: the seeded mails,
+			// before any a test sent (the mailbox grows with every run)
 			for (int page = 1; page <= 20 && (plain == null || attached == null); page++) {
-				HttpResponse<String> list = Gateway.send(Gateway.authed("/v2/mails?size=100&page=" + page, token).GET());
+				HttpResponse<String> list = Gateway.send(
+						Gateway.authed("/v2/mails?sort[received_date]=asc&size=100&page=" + page, token).GET());
 				assertThat(list.statusCode()).as("%s's mails: %s", login, list.body()).isEqualTo(200);
 				JsonNode mails = Gateway.JSON.readTree(list.body()).path("mails");
 				if (mails.isEmpty()) {
