@@ -238,7 +238,11 @@ pod_deleted_under_load() {  # the load goes to the gateway's Service address, as
   # through the API server and the kubelet) is not part of what is proven here
   local victim rc gw
   gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
-  victim="$(k -n "$NS" get pods -l app.kubernetes.io/name=shortener -o jsonpath='{.items[0].metadata.name}')"
+  # a pod that is live now: right after a rollout (the AOT step's) the old pods may still be terminating, and one of
+  # those, picked by list order, is gone before it can be deleted (seen: NotFound)
+  settled shortener || return 1
+  victim="$(live_pods shortener | head -n 1)"
+  [ -n "$victim" ] || { echo "  no live shortener pod"; return 1; }
   "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$gw" -e TOKEN="$TOKEN" -e CODE="$(cat "$WORK/code")" \
     -e RATE=40 -e DURATION=40s -e SUMMARY_DIR="$WORK" k6-tests/shortener/reads.js >"$WORK/k6.out" 2>&1 &
   local k6=$!
@@ -252,9 +256,31 @@ pod_deleted_under_load() {  # the load goes to the gateway's Service address, as
     k -n "$NS" logs deploy/"$RELEASE"-gateway --since=2m \
       | grep -E '"level":"(WARN|ERROR)"|"message":"GET /v1/short-links/[^ ]* [^2]' | cut -c1-600 | tail -8 | sed 's/^/   gateway: /'
   fi
-  k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null || return 1
+  k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null && settled shortener || return 1
   echo "  shortener back to $(k -n "$NS" get deploy "$RELEASE"-shortener -o jsonpath='{.status.readyReplicas}') ready replicas"
   return $rc
+}
+
+live_pods() {  # NAME: the service's pods that are Ready and not terminating, one name per line
+  k -n "$NS" get pods -l app.kubernetes.io/name="$1" -o json | "$K8S_TOOLS_PYTHON" -c '
+import json, sys
+for p in json.load(sys.stdin)["items"]:
+    ready = any(c["type"] == "Ready" and c["status"] == "True" for c in p.get("status", {}).get("conditions", []))
+    if ready and not p["metadata"].get("deletionTimestamp"):
+        print(p["metadata"]["name"])'
+}
+
+settled() {  # NAME: waits (up to 2 min) until the Deployment's pods are only its live replicas: none terminating, none
+  # starting; a rollout's status is complete while the old ReplicaSet's pods still shut down
+  local want all live end=$((SECONDS + 120))
+  while :; do
+    want="$(k -n "$NS" get deploy "$RELEASE-$1" -o jsonpath='{.spec.replicas}')"
+    all="$(k -n "$NS" get pods -l app.kubernetes.io/name="$1" -o name | wc -l)"
+    live="$(live_pods "$1" | wc -l)"
+    [ -n "$want" ] && [ "$all" -eq "$want" ] && [ "$live" -eq "$want" ] && return 0
+    [ $SECONDS -lt $end ] || { echo "  $1: $live live of $all pods, $want wanted, after 120 s"; return 1; }
+    sleep 1
+  done
 }
 
 started_in() {  # NAME: per live pod (not terminating), the JVM's own start-up line ("Started ... in 4.1 seconds")
@@ -273,7 +299,7 @@ aot_cache_used() {  # every pod runs with -XX:AOTMode=on (the JVM refuses to sta
     for mode in off on; do
       h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set services."$svc".jvm.extraOpts="-XX:AOTMode=$mode" \
         --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 || { cat "$WORK/upgrade.out"; return 1; }
-      k -n "$NS" rollout status deploy/"$RELEASE-$svc" --timeout 120s >/dev/null || return 1
+      k -n "$NS" rollout status deploy/"$RELEASE-$svc" --timeout 120s >/dev/null && settled "$svc" || return 1
       echo "  $svc with -XX:AOTMode=$mode:"
       started_in "$svc"
     done
