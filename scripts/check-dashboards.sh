@@ -21,7 +21,7 @@ BOARDS=charts/perflab/files/dashboards
 CHECK=(scripts/check-dashboard-queries.py --prometheus "$PROM" --window "$WINDOW")
 PY=python3
 [ -x "$K8S_TOOLS_PYTHON" ] && PY=$K8S_TOOLS_PYTHON
-[ -x "$HELM" ] || scripts/k8s-tools.sh >/dev/null
+[ -x "$HELM" ] || scripts/k8s-tools.sh helm >/dev/null   # the rules are rendered by the chart
 curl -fs "$PROM/-/ready" >/dev/null || { log "no Prometheus on $PROM: scripts/stack.sh up first"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -5,6 +5,7 @@
 # filesystem mirror: no registry is reached), actionlint (Go proxy) and shellcheck (Debian's package).
 #
 #   scripts/infra-tools.sh           build/install whatever is missing
+#   scripts/infra-tools.sh packages  only the Debian package (shellcheck)
 #   source scripts/infra-tools.sh    only define the variables below (used by scripts/test-infra.sh)
 #
 # Each version is a setting: export it to override.
@@ -68,5 +69,5 @@ infra_tools_install() {
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
-  infra_tools_install
+  if [ "${1:-}" = packages ]; then _install_shellcheck; else infra_tools_install; fi
 fi

@@ -4,6 +4,8 @@
 # everything comes from the Go module proxy (built here), PyPI or Debian packages.
 #
 #   scripts/k8s-tools.sh            build/install whatever is missing (cold: ~20 min on 2 cores, warm: <1 s)
+#   scripts/k8s-tools.sh packages   only the Debian packages (etcd, promtool, the node's)
+#   scripts/k8s-tools.sh helm       those and helm
 #   scripts/k8s-tools.sh paths      print NAME=path lines
 #   source scripts/k8s-tools.sh     only defines the variables below (used by scripts/test-chart.sh)
 #
@@ -262,13 +264,17 @@ _k8s_tools_main() {
   local t0=$SECONDS
   _install_etcd
   _install_promtool
+  _install_node_packages
+  # `packages`: only what comes from Debian (apt takes one lock: make test installs these before it builds the rest
+  # in the background, beside other work)
+  [ "${1:-}" != packages ] || return 0
+  if [ "${1:-}" = helm ]; then _build_helm; return; fi
+  _build_helm
   _install_python
   (cd /tmp && prometheus_operator_dir >/dev/null)
-  _build_helm
   _go_build_pinned kubeconform github.com/yannh/kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform "-s -w"
   _go_build_pinned kwok sigs.k8s.io/kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok \
     "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
-  _install_node_packages
   _go_build_pinned crane github.com/google/go-containerregistry "$CRANE_VERSION" github.com/google/go-containerregistry/cmd/crane "-s -w"
   _build_coredns
   _build_pause
