@@ -154,12 +154,14 @@ k8s_cluster_up() {
     return 0
   fi
 
-  # kwok's own stage definitions (node: initialize + heartbeat; pod: create, init containers, ready, complete,
-  # delete) ship in its Go module, which building kwok already downloaded.
+  # kwok's own stage definitions (node: initialize + heartbeat; pod: ready, complete, delete) ship in its Go module,
+  # which building kwok already downloaded. The pod stages are kwok's `fast` set: a pod is Ready, a Job's pod done and
+  # a deleted pod gone at once. The `general` set waits 1-6 s per step and a deleted pod's whole grace period, which
+  # made each hook Job and each rollout on the fake node wait for nothing a fake node can show.
   local kwok_dir stages=() f
   kwok_dir="$(cd /tmp && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')"
   for f in "$kwok_dir"/kustomize/stage/node/fast/node-initialize.yaml "$kwok_dir"/kustomize/stage/node/heartbeat/node-heartbeat.yaml \
-    "$kwok_dir"/kustomize/stage/pod/general/pod-*.yaml; do
+    "$kwok_dir"/kustomize/stage/pod/fast/pod-*.yaml; do
     [ -f "$f" ] && stages+=(--config "$f")
   done
   [ ${#stages[@]} -ge 3 ] || { _k8s_log "kwok stages not found under $kwok_dir"; return 1; }

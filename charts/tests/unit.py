@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -1241,21 +1242,24 @@ def tracing_is_off_by_default_and_one_value_turns_it_on_for_every_pod_with_its_c
     assert "tracing.endpoint is required" in refuses("tracing.enabled=true")
 
 
+def run_one(fn):
+    try:
+        fn()
+        return f"  ok    {fn.__name__}", True
+    except Exception as e:  # noqa: BLE001 - report every failure, keep going
+        return f"  FAIL  {fn.__name__}: {e}" + (f"\n{traceback.format_exc()}" if os.environ.get("VERBOSE") else ""), False
+
+
 def main(argv):
     flt = argv[0] if argv else ""
-    passed = failed = 0
-    for fn in TESTS:
-        if flt not in fn.__name__:
-            continue
-        try:
-            fn()
-            passed += 1
-            print(f"  ok    {fn.__name__}")
-        except Exception as e:  # noqa: BLE001 - report every failure, keep going
-            failed += 1
-            print(f"  FAIL  {fn.__name__}: {e}")
-            if os.environ.get("VERBOSE"):
-                traceback.print_exc()
+    chosen = [fn for fn in TESTS if flt in fn.__name__]
+    # the tests only render (helm template, a process each): they run side by side, one per core, reported in order
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        results = list(pool.map(run_one, chosen))
+    for line, _ in results:
+        print(line)
+    passed = sum(ok for _, ok in results)
+    failed = len(results) - passed
     print(f"unit: {passed} passed, {failed} failed")
     return 1 if failed else 0
 
