@@ -11,7 +11,8 @@
 #   PHASES="outbox faults" scripts/bench-send.sh  some phases only
 #   CHECK=1 ...                                   exit 1 unless: the baseline starves its pool; the outbox phase has no
 #                                                 503/5xx/pool timeout; every phase delivers every committed mail once
-#                                                 (faults: a resend after kill -9 may duplicate, with the same Message-ID)
+#                                                 (faults: a resend after kill -9 may duplicate, with the same Message-ID);
+#                                                 its faults phase bounded: 70 s, retries at most 5 s apart
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
@@ -23,12 +24,21 @@ POOL=${POOL:-10}
 # wait for a connection times out only when the pool is starved, not when 150 senders queue on 2 shared cores
 POOL_TIMEOUT=${POOL_TIMEOUT:-30000}
 PHASES=${PHASES:-nested-requires-new outbox faults}
-FAULT_SECONDS=${FAULT_SECONDS:-100}
+CHECK=${CHECK:-0}
+# the faults phase's clock (seconds from the start of its load): kill -9 send, kill -9 mail, the SMTP relay frozen
+if [ "$CHECK" = 1 ]; then
+  # bounded for make test: the same faults closer together, and retries capped at 5 s instead of 60 s (send) and 30 s
+  # (mail's relay), so the queue that piled up while the relay was frozen drains in seconds, not after the longest wait
+  FAULT_SECONDS=${FAULT_SECONDS:-70} KILL_SEND_AT=${KILL_SEND_AT:-10} KILL_MAIL_AT=${KILL_MAIL_AT:-25}
+  FREEZE_AT=${FREEZE_AT:-40} FREEZE_FOR=${FREEZE_FOR:-20} MAX_BACKOFF=${MAX_BACKOFF:-5s}
+else
+  FAULT_SECONDS=${FAULT_SECONDS:-100} KILL_SEND_AT=${KILL_SEND_AT:-10} KILL_MAIL_AT=${KILL_MAIL_AT:-30}
+  FREEZE_AT=${FREEZE_AT:-55} FREEZE_FOR=${FREEZE_FOR:-30} MAX_BACKOFF=${MAX_BACKOFF:-}
+fi
 OUT="$PERFLAB_RUN/bench"
 mkdir -p "$OUT"
 REPORT="$OUT/send-$(date +%Y%m%d-%H%M%S).txt"
 RESULTS="$REPORT.jsonl"
-CHECK=${CHECK:-0}
 
 scripts/stack.sh up >/dev/null
 api="http://127.0.0.1:$PERFLAB_SMTP_API_PORT"
@@ -52,7 +62,9 @@ QUOTA_PER_USER=$((200 * 3600))
 QUOTA_PER_OFFICE=$((10 * QUOTA_PER_USER))
 
 start_pooled() {
-  SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT=$POOL_TIMEOUT \
+  local backoff=()
+  [ -z "$MAX_BACKOFF" ] || backoff=(PERFLAB_SEND_DELIVERY_MAXBACKOFF="$MAX_BACKOFF" PERFLAB_MAIL_RELAY_MAXBACKOFF="$MAX_BACKOFF")
+  env "${backoff[@]}" SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT=$POOL_TIMEOUT \
     PERFLAB_MAIL_QUOTA_PERUSER=$QUOTA_PER_USER PERFLAB_MAIL_QUOTA_PEROFFICE=$QUOTA_PER_OFFICE \
     scripts/stack.sh start "$1" >/dev/null
 }
@@ -124,16 +136,16 @@ for phase in $PHASES; do
       k6_run "$run" "$DURATION"
       row "$phase" "$run" ;;
     faults)
-      log "faults: outbox, $VUS senders for ${FAULT_SECONDS}s; kill -9 send at 10 s, kill -9 mail at 30 s, SMTP frozen 55-85 s"
+      log "faults: outbox, $VUS senders for ${FAULT_SECONDS}s; kill -9 send at $KILL_SEND_AT s, kill -9 mail at $KILL_MAIL_AT s, SMTP frozen $FREEZE_AT-$((FREEZE_AT + FREEZE_FOR)) s${MAX_BACKOFF:+, retries at most $MAX_BACKOFF apart}"
       restart outbox
       k6_run "$run" "${FAULT_SECONDS}s" &
       # on a fixed clock from the start of the load; each restart runs beside it (a JVM start takes a while under load)
-      ( sleep 10; scripts/stack.sh kill send; log "t=10s killed send (kill -9), restarting it"
+      ( sleep "$KILL_SEND_AT"; scripts/stack.sh kill send; log "t=${KILL_SEND_AT}s killed send (kill -9), restarting it"
         start_pooled send; log "send is back" ) &
-      ( sleep 30; scripts/stack.sh kill mail; log "t=30s killed mail (kill -9), restarting it"
+      ( sleep "$KILL_MAIL_AT"; scripts/stack.sh kill mail; log "t=${KILL_MAIL_AT}s killed mail (kill -9), restarting it"
         start_pooled mail; log "mail is back" ) &
-      ( sleep 55; kill -STOP "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=55s SMTP relay frozen (SIGSTOP) for 30 s"
-        sleep 30; kill -CONT "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=85s SMTP relay back (SIGCONT)" ) &
+      ( sleep "$FREEZE_AT"; kill -STOP "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=${FREEZE_AT}s SMTP relay frozen (SIGSTOP) for $FREEZE_FOR s"
+        sleep "$FREEZE_FOR"; kill -CONT "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=$((FREEZE_AT + FREEZE_FOR))s SMTP relay back (SIGCONT)" ) &
       wait
       row faults "$run" ;;
     *) log "unknown phase $phase"; exit 2 ;;
