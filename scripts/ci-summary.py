@@ -2,7 +2,7 @@
 """A job summary (GitHub's $GITHUB_STEP_SUMMARY markdown) of what a CI job ran.
 
   ci-summary.py junit DIR...      test counts per module from the surefire reports under each DIR
-  ci-summary.py k6 DIR            every k6 threshold of the summaries (*-summary.json) in DIR, passed or not
+  ci-summary.py k6 DIR            every k6 threshold of the summaries (*-summary.json) under DIR, passed or not
   ci-summary.py steps LOG         the step lines (ok / FAIL) and the verdict a scripts/test-*.sh run printed
 """
 import json
@@ -32,7 +32,7 @@ def junit(dirs):
 
 def k6(directory):
     print("| run | metric | threshold | result |\n|---|---|---|---|")
-    for summary in sorted(pathlib.Path(directory).glob("*-summary.json")):
+    for summary in sorted(pathlib.Path(directory).rglob("*-summary.json")):
         metrics = json.loads(summary.read_text()).get("metrics", {})
         for name, metric in sorted(metrics.items()):
             for expression, verdict in (metric.get("thresholds") or {}).items():

@@ -13,7 +13,8 @@ import sys
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 JUNIT = re.compile(r"^\[(?:INFO|ERROR|WARNING)\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$")
-K6_THRESHOLD = re.compile(r"^\s*([✓✗]) '")
+# a metric line of a k6 summary whose thresholds were judged: "... ✓" or "... ✗ THRESHOLD FAILED"
+K6_THRESHOLD = re.compile(r"^\s+\S.*\s(✓|✗)( THRESHOLD FAILED)?$")
 STEP = re.compile(r"^\s{2}(ok|FAIL)\s{2,}\S")
 RELIABILITY_CASE = re.compile(r"^\[perflab\] \S+: \d+ requests, .*0 bad answers")
 RELIABILITY_FAILED = re.compile(r"^\[perflab\] \S+: FAILED$")
@@ -38,7 +39,7 @@ def counts(lines):
 
 def describe(c):
     parts = []
-    for key, word in (("junit", "JUnit"), ("k6", "k6 thresholds"), ("steps", "steps"), ("cases", "cases")):
+    for key, word in (("junit", "JUnit"), ("k6", "k6 thresholded metrics"), ("steps", "steps"), ("cases", "cases")):
         if c[key]:
             failed = c[key + "_failed"]
             parts.append(f"{c[key]} {word}" + (f" ({failed} failed)" if failed else ""))
