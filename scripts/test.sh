@@ -8,7 +8,10 @@ set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
 source scripts/phases.sh
-source scripts/k8s-tools.sh   # only its variables: where each tool is
+source scripts/infra-tools.sh   # only its variables (and k8s-tools.sh's): where each tool is
+# Each phase's budget is its share of the 25 minutes a warm run (tool cache present) may take on 2 cores (the phases
+# of a warm run add up to 1,500 s; a cold run's tools, infra and chart phases are its own); the phase table names
+# every phase over its budget.
 
 running_now() { scripts/stack.sh status | awk '$2 == "running" { print $1 }' | sort | xargs; }
 BEFORE="$(running_now)"
@@ -31,13 +34,35 @@ leave_as_found() {  # the run's last check: what ran before it runs again, and w
     return 1
   fi
 }
-TOOLS_PID=""
+tools_ready() {  # every Go-built tool of the chart, node and infra checks is in the cache
+  local t
+  for t in "$HELM" "$KUBECONFORM" "$KWOK" "$KUBE_APISERVER" "$KUBE_CONTROLLER_MANAGER" "$KUBE_SCHEDULER" "$KUBECTL" \
+      "$KUBELET" "$KUBE_PROXY" "$CRANE" "$COREDNS" "$PERFLAB_PAUSE" "$K8S_TOOLS_PYTHON" "$TERRAFORM" "$ACTIONLINT" \
+      "$HELM_PROVIDER_BUILD"; do
+    [ -x "$t" ] || return 1
+  done
+}
+# Work beside the Java phases, at the idle scheduling class: it takes only CPU nothing else wants (the module tests
+# keep ~1.5 of the 2 cores idle), so no test is slowed and no SLO measured by it. A session of its own: the EXIT trap
+# stops all of it.
+BG_PID="" BG_LOG=""
+background() {  # log command...
+  BG_LOG=$1; shift
+  setsid chrt --idle 0 nice -n 19 "$@" >"$BG_LOG" 2>&1 &
+  BG_PID=$!
+}
+wait_background() {  # what: the background work's end, its failure the run's
+  local rc=0
+  wait "$BG_PID" || rc=$?
+  BG_PID=""
+  [ "$rc" = 0 ] || { tail -n 60 "$BG_LOG"; log "$1 failed in the background (log: $BG_LOG)"; exit 1; }
+}
 finish() {
   local rc=$?
   trap - EXIT
-  [ -z "$TOOLS_PID" ] || kill -- -"$TOOLS_PID" 2>/dev/null || true
+  [ -z "$BG_PID" ] || kill -- -"$BG_PID" 2>/dev/null || true
   [ "$rc" = 0 ] || phase_failed
-  phase "the machine left as the run found it" 60
+  phase "the machine left as the run found it" 10
   local left=0
   leave_as_found || left=1
   phases_end "$left"
@@ -47,26 +72,39 @@ finish() {
 phases_begin
 trap finish EXIT
 
-phase "tools: packages, k6, GreenMail; the Kubernetes and infra tools start building in the background" 60
+phase "tools (packages, k6, GreenMail; the Go-built ones start in the background)" 15
 scripts/install.sh
 scripts/k8s-tools.sh packages && scripts/infra-tools.sh packages
-# the Go-built tools (cold: ~20 min on 2 cores) build while the Java phases run, at the idle scheduling class: they
-# take only CPU nothing else wants, so no test is slowed (and no SLO measured) by them
-setsid chrt --idle 0 nice -n 19 bash -c 'scripts/k8s-tools.sh && scripts/infra-tools.sh' >"$PERFLAB_RUN/logs/tools.log" 2>&1 &
-TOOLS_PID=$!
+if tools_ready; then
+  # warm: the infra and chart checks need no local stack, and run beside the module tests
+  CHECKS_BESIDE=1
+  background "$PERFLAB_RUN/logs/infra-chart.log" bash -c 't0=$SECONDS
+    scripts/test-infra.sh >"$1/infra.log" 2>&1; i=$?
+    scripts/test-chart.sh >"$1/chart.log" 2>&1; c=$?
+    echo "infra and chart checks: $((SECONDS - t0)) s in the background"; exit $((i || c))' _ "$PERFLAB_RUN/logs"
+else
+  # cold: the Go-built tools (~13 min of CPU on 2 cores) build beside the Java phases; infra and chart run after them
+  CHECKS_BESIDE=0
+  background "$PERFLAB_RUN/logs/tools.log" bash -c 'scripts/k8s-tools.sh && scripts/infra-tools.sh'
+fi
 
-phase "stores, build and module tests" 420
+phase "stores, build and module tests" 270
 scripts/stack.sh stores
 log "unit and service tests (real MariaDB, Redis and MongoDB-wire on loopback)"
 ./mvnw -B -ntp install
+if [ "$CHECKS_BESIDE" = 1 ]; then
+  phase "infra and chart (beside the module tests)" 15
+  wait_background "the infra or chart checks"
+  cat "$PERFLAB_RUN/logs/infra.log" "$PERFLAB_RUN/logs/chart.log"; tail -n 1 "$BG_LOG"
+fi
 if [ -d e2e ]; then
-  phase "stack and seed" 120
+  phase "stack and seed" 90
   scripts/stack.sh up
   MAILS=${MAILS:-20000} LINKS=${LINKS:-20} scripts/seed.sh
-  phase "e2e" 150
+  phase "e2e" 85
   log "end-to-end tests through the gateway with real JWTs"
   ./mvnw -B -ntp -Pe2e -pl e2e test
-  phase "doc examples" 60
+  phase "doc examples" 10
   log "the README's and docs' API examples, run against the stack as a reader pastes them"
   scripts/check-doc-commands.py
   refused="$PERFLAB_RUN/refused-example.md"
@@ -79,7 +117,7 @@ MD
   if scripts/check-doc-commands.py "$refused" >/dev/null; then
     log "the example check passed a send the API refuses (400): it cannot fail"; exit 1
   fi
-  phase "k6 smokes and verdict" 150
+  phase "k6 smokes and verdict" 95
   log "k6 smoke through the gateway (thresholds are the SLOs), its metrics remote-written to the local Prometheus"
   smoke_id="smoke-$(date +%Y%m%d-%H%M%S)"
   TESTID=$smoke_id scripts/load.sh smoke
@@ -88,26 +126,27 @@ MD
   if scripts/verdict.sh "$smoke_id" 0.01 0.000001 >/dev/null 2>&1; then
     log "the verdict passed a run against a 1 µs p95 limit: it cannot fail"; exit 1
   fi
-  phase "dashboards and alert rules against Prometheus" 60
-  # the alert rules are rendered by helm, the first tool the background build makes
-  until [ -x "$HELM" ] || ! kill -0 "$TOOLS_PID" 2>/dev/null; do sleep 2; done
+  phase "dashboards and alert rules against Prometheus" 15
+  # the alert rules are rendered by helm, the first tool a cold run's background build makes
+  until [ -x "$HELM" ] || [ -z "$BG_PID" ] || ! kill -0 "$BG_PID" 2>/dev/null; do sleep 2; done
   log "every query of the k6 dashboard answered by Prometheus for that run"
   scripts/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
     --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
     charts/perflab-loadtest/files/dashboards/k6.json
   log "every query of every perflab dashboard and alert rule answered by Prometheus (and a metric nobody exports fails)"
   scripts/check-dashboards.sh
-  phase "k6: a red smoke, the office day" 90
+  phase "k6: a red smoke, the office day" 45
   log "a broken endpoint turns a smoke red: the shortener stopped 6 s into its smoke (k6 must exit 99, thresholds crossed)"
   red=0
   (sleep 6; scripts/stack.sh stop shortener) &
+  stopper=$!
   TESTID="red-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/shortener/smoke.js -e DURATION=12s >"$PERFLAB_RUN/logs/smoke-red.log" 2>&1 || red=$?
-  wait
+  wait "$stopper"   # this one only: a bare wait would wait for the tee that keeps the run's log too
   scripts/stack.sh start shortener
   [ "$red" = 99 ] || { log "the smoke against a stopped shortener exited $red, not 99 (see $PERFLAB_RUN/logs/smoke-red.log)"; exit 1; }
   log "a day in the office: every service at once through the gateway, five callers, thresholds as SLOs"
   CALLERS=5 TESTID="day-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/office/day.js -e DURATION=10s
-  phase "A/B report" 90
+  phase "A/B report" 60
   log "A/B report from a short run: route points-fetch jdbc-stream vs interface-projection (route read directly, its body cache off in both)"
   # a route of the seed (15-20k points), whatever else earlier runs wrote
   seeded=$(mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N \
@@ -130,27 +169,28 @@ if problems:
     sys.exit("A/B direction wrong: " + "; ".join(problems))
 print((d / "report.md").read_text())
 PY
-  phase "send proof" 180
+  phase "send proof" 150
   log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
   CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
-  phase "notifier proof" 180
+  phase "notifier proof" 90
   log "seeds 001 and 003 notifier proof: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted at the sink"
   CHECK=1 scripts/bench-notifier.sh
-  phase "reliability" 180
+  phase "reliability" 240
   log "store outages and crashes under load: MariaDB, MongoDB-wire and Redis each down 8 s (503 problem+json or success, readiness, recovery without restart); the shortener and mail killed (kill -9) and the route stopped (SIGTERM) under load, every 2xx create found once and every mail delivered"
   OUTAGE_FOR=8 OUTAGE_AT=4 AFTER=6 scripts/reliability.sh mariadb mongo-wire redis kill:shortener term:route kill:mail
 fi
-phase "tools built in the background (what was left to wait for)" 30
-wait "$TOOLS_PID" || { tail -n 40 "$PERFLAB_RUN/logs/tools.log"; log "the Kubernetes or infra tools failed to build (log: .run/logs/tools.log)"; exit 1; }
-TOOLS_PID=""
-tail -n 3 "$PERFLAB_RUN/logs/tools.log"
-phase "infra" 60
-log "Terraform (fmt, validate with providers built here) and the workflows (actionlint, paths)"
-scripts/test-infra.sh
-phase "chart" 240
-log "Helm chart: lint, strict schemas, unit tests, a real API server (install, upgrade, uninstall)"
-scripts/test-chart.sh
-phase "real node" 480
+if [ "$CHECKS_BESIDE" = 0 ]; then
+  phase "tools: what the background build had left" 5
+  wait_background "the Kubernetes or infra tools"
+  tail -n 3 "$BG_LOG"
+  phase "infra" 15
+  log "Terraform (fmt, validate with providers built here) and the workflows (actionlint, paths)"
+  scripts/test-infra.sh
+  phase "chart" 120
+  log "Helm chart: lint, strict schemas, unit tests, a real API server (install, upgrade, uninstall)"
+  scripts/test-chart.sh
+fi
+phase "real node" 310
 log "the chart's own pods on a real node: images (Jib, AOT cache), helm install --wait, calls through the gateway, helm test, a pod deleted under load"
 scripts/test-node.sh
 log "all tests passed"
