@@ -29,8 +29,9 @@ phases_begin() {
   : >"$PHASES_LOG"
   printf 'phase\tbudget_s\twall_s\tcpu_s\tstatus\tlog_from\tlog_to\n' >"$PHASES_TSV"
   # every line the run prints is kept too: the table counts each phase's checks in its part of the log
-  exec 3>&1 4>&2 > >(tee -a "$PHASES_LOG") 2>&1
-  PHASES_TEE=$!
+  # (no copy of the original stdout is kept in another fd: every process the run starts would inherit it, and a stack
+  # left running for the user would hold a caller's pipe open after make test ended)
+  exec > >(tee -a "$PHASES_LOG") 2>&1
 }
 
 phase_failed() { _phase_close FAILED; }  # the phase running ends as failed (the run's EXIT trap, on a failure)
@@ -55,8 +56,7 @@ phase() {  # name budget-seconds
 phases_end() {  # exit status of the run
   local rc="${1:-0}"
   [ -n "${PHASES_TSV:-}" ] || return 0
-  exec 1>&3 2>&4 3>&- 4>&-   # the log is whole once tee has read the last line
-  wait "$PHASES_TEE" 2>/dev/null || true
+  sleep 0.5   # tee's copy of the last lines reaches the log
   _phase_close "$([ "$rc" = 0 ] && echo ok || echo FAILED)"
   local md="$PHASES_DIR/$PHASES_STAMP.md"
   python3 "$PERFLAB_ROOT/scripts/phase-table.py" "$PHASES_TSV" "$PHASES_LOG" "$PHASES_CACHE" >"$md" || true
