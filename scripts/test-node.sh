@@ -241,7 +241,7 @@ pod_deleted_under_load() {  # the load goes to the gateway's Service address, as
   # a pod that is live now: right after a rollout (the AOT step's) the old pods may still be terminating, and one of
   # those, picked by list order, is gone before it can be deleted (seen: NotFound)
   settled shortener || return 1
-  victim="$(live_pods shortener | head -n 1)"
+  victim="$(live_pods shortener | sed -n 1p)"   # sed reads every line: head would cut the writer off mid-list
   [ -n "$victim" ] || { echo "  no live shortener pod"; return 1; }
   "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$gw" -e TOKEN="$TOKEN" -e CODE="$(cat "$WORK/code")" \
     -e RATE=40 -e DURATION=40s -e SUMMARY_DIR="$WORK" k6-tests/shortener/reads.js >"$WORK/k6.out" 2>&1 &
