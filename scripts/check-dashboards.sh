@@ -20,7 +20,7 @@ WINDOW=${WINDOW:-15m}
 BOARDS=charts/perflab/files/dashboards
 CHECK=(scripts/check-dashboard-queries.py --prometheus "$PROM" --window "$WINDOW")
 PY=python3
-[ -x "$K8S_TOOLS_PYTHON" ] && PY=$K8S_TOOLS_PYTHON
+"$K8S_TOOLS_PYTHON" -c 'import yaml' 2>/dev/null && PY=$K8S_TOOLS_PYTHON   # a venv still being made is not taken
 [ -x "$HELM" ] || scripts/k8s-tools.sh helm >/dev/null   # the rules are rendered by the chart
 curl -fs "$PROM/-/ready" >/dev/null || { log "no Prometheus on $PROM: scripts/stack.sh up first"; exit 1; }
 work=$(mktemp -d)

@@ -127,8 +127,10 @@ MD
     log "the verdict passed a run against a 1 µs p95 limit: it cannot fail"; exit 1
   fi
   phase "dashboards and alert rules against Prometheus" 15
-  # the alert rules are rendered by helm, the first tool a cold run's background build makes
-  until [ -x "$HELM" ] || [ -z "$BG_PID" ] || ! kill -0 "$BG_PID" 2>/dev/null; do sleep 2; done
+  # the alert rules are rendered by helm and read by the tools' Python (PyYAML): the first two things a cold run's
+  # background build makes
+  until { [ -x "$HELM" ] && "$K8S_TOOLS_PYTHON" -c 'import yaml' 2>/dev/null; } || [ -z "$BG_PID" ] \
+    || ! kill -0 "$BG_PID" 2>/dev/null; do sleep 2; done
   log "every query of the k6 dashboard answered by Prometheus for that run"
   scripts/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
     --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
