@@ -83,7 +83,7 @@ if tools_ready; then
     scripts/test-chart.sh >"$1/chart.log" 2>&1; c=$?
     echo "infra and chart checks: $((SECONDS - t0)) s in the background"; exit $((i || c))' _ "$PERFLAB_RUN/logs"
 else
-  # cold: the Go-built tools (~13 min of CPU on 2 cores) build beside the Java phases; infra and chart run after them
+  # cold: the Go-built tools (~11 min of building on 2 cores) build beside the Java phases; infra and chart run after them
   CHECKS_BESIDE=0
   background "$PERFLAB_RUN/logs/tools.log" bash -c 'scripts/k8s-tools.sh && scripts/infra-tools.sh'
 fi
