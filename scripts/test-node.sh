@@ -261,13 +261,14 @@ pod_deleted_under_load() {  # the load goes to the gateway's Service address, as
   return $rc
 }
 
-live_pods() {  # NAME: the service's pods that are Ready and not terminating, one name per line
+live_pods() {  # NAME [count]: the service's pods that are Ready and not terminating, one name per line; with
+  # `count`, one line "<all pods> <live pods>" from the same listing
   k -n "$NS" get pods -l app.kubernetes.io/name="$1" -o json | "$K8S_TOOLS_PYTHON" -c '
 import json, sys
-for p in json.load(sys.stdin)["items"]:
-    ready = any(c["type"] == "Ready" and c["status"] == "True" for c in p.get("status", {}).get("conditions", []))
-    if ready and not p["metadata"].get("deletionTimestamp"):
-        print(p["metadata"]["name"])'
+pods = json.load(sys.stdin)["items"]
+live = [p["metadata"]["name"] for p in pods if not p["metadata"].get("deletionTimestamp")
+        and any(c["type"] == "Ready" and c["status"] == "True" for c in p.get("status", {}).get("conditions", []))]
+print(len(pods), len(live)) if sys.argv[1:] == ["count"] else print(*live, sep="\n")' ${2:+"$2"}
 }
 
 settled() {  # NAME: waits (up to 2 min) until the Deployment's pods are only its live replicas: none terminating, none
@@ -275,8 +276,7 @@ settled() {  # NAME: waits (up to 2 min) until the Deployment's pods are only it
   local want all live end=$((SECONDS + 120))
   while :; do
     want="$(k -n "$NS" get deploy "$RELEASE-$1" -o jsonpath='{.spec.replicas}')"
-    all="$(k -n "$NS" get pods -l app.kubernetes.io/name="$1" -o name | wc -l)"
-    live="$(live_pods "$1" | wc -l)"
+    read -r all live < <(live_pods "$1" count)
     [ -n "$want" ] && [ "$all" -eq "$want" ] && [ "$live" -eq "$want" ] && return 0
     [ $SECONDS -lt $end ] || { echo "  $1: $live live of $all pods, $want wanted, after 120 s"; return 1; }
     sleep 1
