@@ -165,6 +165,25 @@ def svg_plot(title, unit, series, width=560, height=200):
     return "".join(out)
 
 
+def generator_line(folder, arms):
+    """Each arm's verdict with its generator's health (scripts/generator.py): a starved arm compares nothing."""
+    parts, starved = [], []
+    for k in sorted(arms):
+        f = folder / f"{k}-generator.json"
+        if not f.exists():
+            parts.append(f"{k}: no generator record")
+            continue
+        g = json.loads(f.read_text())
+        parts.append(f"{k}: {g['verdict']} (generator on {g['where']}: CPU peak {g['cpuPeak']:.0%} of {g['cpus']:g}, "
+                     f"{g['droppedIterations']} dropped iterations)")
+        if g["verdict"] == "inconclusive":
+            starved.append(k)
+    line = "Generator: " + "; ".join(parts) + "."
+    if starved:
+        line += f" **Inconclusive: the generator was short in arm {', '.join(starved)}; the ratios below measure it, not the system.**"
+    return line
+
+
 def ab(folder):
     meta = json.loads((folder / "meta.json").read_text())
     arms = {a["arm"]: a for a in meta["arms"]}
@@ -187,6 +206,7 @@ def ab(folder):
             f"`{meta['script']} {' '.join(meta['args'])}` at git {meta['git']}"
             f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}; k6 exit codes A {a['k6_exit']}, B {b['k6_exit']}"
             f"{'; in effect (perflab_lab_switch_info): A ' + ','.join(a['in_effect']) + ', B ' + ','.join(b['in_effect']) if a['in_effect'] and b['in_effect'] else ''}.\n\n")
+    head += generator_line(folder, arms) + "\n\n"
     (folder / "report.md").write_text(head + md)
     (folder / "ratios.json").write_text(json.dumps(ratios, indent=2))
     plots = []

@@ -26,23 +26,61 @@ callers() { # user
   scripts/jwt.sh token "$1" 1 3600
   for i in $(seq 2 "${CALLERS:-1}"); do printf ' '; scripts/jwt.sh token "$1-$i" 1 3600; done
 }
+# The generator's CPU is watched from outside (scripts/generator.py) and read with k6's dropped iterations into the
+# run's verdict: pass (0), fail (99) or inconclusive (75, the generator was short of CPU or VUs: no figure about the
+# system). K6_CPU_LIMIT=<cores> runs k6 in a CPU-limited cgroup of its own (root), as a runner pod's limit does.
 run() { # script user
-  "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
+  local name samples summary rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
+  name=$(basename "$(dirname "$1")")-$(basename "$1" .js)
+  samples=$(mktemp "$results/.generator-XXXXXX")   # the summary this run writes is the one newer than it
+  if [ -n "${K6_CPU_LIMIT:-}" ]; then cpus=$K6_CPU_LIMIT; where="this host, in a cgroup limited to $cpus CPU(s)"; fi
+  limited "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
     -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKEN="$(scripts/jwt.sh token "$2" 1 3600)" \
-    -e CALLER_TOKENS="$(callers "$2")" -e SUMMARY_DIR="$results" "${@:3}" "$1"
+    -e CALLER_TOKENS="$(callers "$2")" -e SUMMARY_DIR="$results" "${@:3}" "$1" &
+  local pid=$!
+  python3 scripts/generator.py sample "$pid" "$samples" &
+  local sampler=$!
+  wait "$pid" || rc=$?
+  wait "$sampler" || true
+  summary=$(find "$results" -name '*-summary.json' -newer "$samples" -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
+  # beside the summary: <name>-generator.json (the verdict and the generator's health) and its samples
+  [ -z "$summary" ] || name=$(basename "$summary" -summary.json)
+  mv "$samples" "$results/$name-generator.samples"
+  python3 scripts/generator.py verdict --samples "$results/$name-generator.samples" --summary "$summary" --k6-exit "$rc" \
+    --cpus "$cpus" --where "$where" --json "$results/$name-generator.json"
+}
+limited() { # command... : in a cgroup with K6_CPU_LIMIT cores of CPU time (cgroup v2 or v1), else as is
+  [ -n "${K6_CPU_LIMIT:-}" ] || { "$@"; return; }
+  local quota period=100000 cg
+  quota=$(python3 -c "print(max(1000, int(float('$K6_CPU_LIMIT') * $period)))")
+  if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+    cg=/sys/fs/cgroup/perflab-k6-$$
+    echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
+    mkdir -p "$cg" && echo "$quota $period" >"$cg/cpu.max"
+  else
+    cg=/sys/fs/cgroup/cpu/perflab-k6-$$
+    mkdir -p "$cg" && echo "$period" >"$cg/cpu.cfs_period_us" && echo "$quota" >"$cg/cpu.cfs_quota_us"
+  fi || { log "K6_CPU_LIMIT needs a writable cgroup (root): $cg"; return 2; }
+  local rc=0
+  bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" "$@" || rc=$?
+  rmdir "$cg" 2>/dev/null || true
+  return "$rc"
 }
 if [ "$script" = smoke ]; then
   # each service's smoke lines (services/<name>/service.env: "<script> <user> [k6 args]"; alice is a seeded user);
   # every smoke runs, and the run fails at the end naming each smoke that failed
-  failed=()
+  failed=() inconclusive=()
   for n in "${PERFLAB_SERVICES[@]}"; do
     while read -r js user args; do
       [ -n "$js" ] || continue
       read -ra extra <<<"$args"
-      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null || failed+=("$js (k6 exit $?)")
+      rc=0
+      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null || rc=$?
+      case $rc in 0) ;; 75) inconclusive+=("$js") ;; *) failed+=("$js (exit $rc)") ;; esac
     done <<<"$(service_conf "$n" smoke)"
   done
   [ ${#failed[@]} -eq 0 ] || { log "smokes failed: ${failed[*]}"; exit 1; }
+  [ ${#inconclusive[@]} -eq 0 ] || { log "smokes inconclusive (the generator was short, see their verdicts): ${inconclusive[*]}"; exit 75; }
 else
   run "$script" "${K6_USER:-alice}" "$@"
 fi

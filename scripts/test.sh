@@ -137,7 +137,7 @@ MD
     charts/perflab-loadtest/files/dashboards/k6.json
   log "every query of every perflab dashboard and alert rule answered by Prometheus (and a metric nobody exports fails)"
   scripts/check-dashboards.sh
-  phase "k6: a red smoke, the office day" 45
+  phase "k6: a red smoke, a starved generator, a late system, the office day" 80
   log "a broken endpoint turns a smoke red: the shortener stopped 6 s into its smoke (k6 must exit 99, thresholds crossed)"
   red=0
   (sleep 6; scripts/stack.sh stop shortener) &
@@ -146,6 +146,25 @@ MD
   wait "$stopper"   # this one only: a bare wait would wait for the tee that keeps the run's log too
   scripts/stack.sh start shortener
   [ "$red" = 99 ] || { log "the smoke against a stopped shortener exited $red, not 99 (see $PERFLAB_RUN/logs/smoke-red.log)"; exit 1; }
+  log "the verdict's rules on recorded runs: a saturated generator or a short VU budget is inconclusive, drops with a healthy one fail"
+  python3 -m unittest discover -s scripts/tests
+  log "a starved generator is inconclusive, never the system's pass or fail: the same smoke with k6 in a cgroup of 0.05 CPU (exit 75)"
+  starved=0
+  K6_CPU_LIMIT=0.05 TESTID="starved-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/shortener/smoke.js -e MAX_VUS=5 \
+    -e WARMUP=2s -e DURATION=6s >"$PERFLAB_RUN/logs/smoke-starved.log" 2>&1 || starved=$?
+  grep -h '^verdict:' "$PERFLAB_RUN/logs/smoke-starved.log" || true
+  [ "$starved" = 75 ] && grep -q '^verdict: inconclusive (the generator used' "$PERFLAB_RUN/logs/smoke-starved.log" \
+    || { log "the starved generator's run exited $starved, not 75 inconclusive (see $PERFLAB_RUN/logs/smoke-starved.log)"; exit 1; }
+  log "a late system with a healthy generator fails, its dropped iterations named: the gateway frozen (SIGSTOP) 8 s into the smoke"
+  late=0
+  (sleep 5; gw=$(cat "$PERFLAB_RUN/pids/gateway.pid"); kill -STOP "$gw"; sleep 8; kill -CONT "$gw") &
+  freezer=$!
+  TESTID="late-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/shortener/smoke.js -e WARMUP=2s -e DURATION=14s \
+    >"$PERFLAB_RUN/logs/smoke-late.log" 2>&1 || late=$?
+  wait "$freezer"
+  grep -h '^verdict:' "$PERFLAB_RUN/logs/smoke-late.log" || true
+  [ "$late" = 99 ] && grep -q '^verdict: fail ([0-9]* iterations dropped with a healthy generator' "$PERFLAB_RUN/logs/smoke-late.log" \
+    || { log "the late system's run exited $late, not 99 with its dropped iterations (see $PERFLAB_RUN/logs/smoke-late.log)"; exit 1; }
   log "a day in the office: every service at once through the gateway, five callers, thresholds as SLOs"
   CALLERS=5 TESTID="day-$(date +%Y%m%d-%H%M%S)" scripts/load.sh k6-tests/office/day.js -e DURATION=10s
   phase "A/B report" 60

@@ -56,11 +56,35 @@ function profile() {
 
 const TREND_STATS = ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'];
 
+// The VU budget of each main scenario beside what its SLO needs, read after the run (scripts/generator.py): an
+// arrival-rate executor drops iterations when every VU is busy, and whether that is the system's lateness or a
+// budget too small to keep the rate at the SLO's latency decides between fail and inconclusive. MAX_VUS overrides
+// every scenario's maxVUs.
+const BUDGET = [];
+export function vuBudget() {
+  return BUDGET;
+}
+
+function sloMs(thresholds) {
+  const limits = Object.values(thresholds).flat().map((rule) => /^p\(95\)\s*<=?\s*([\d.]+)$/.exec(String(rule).trim()))
+    .filter((m) => m).map((m) => Number(m[1]));
+  return limits.length ? Math.max(...limits) : null;
+}
+
+function peakRate(scenario) {
+  return scenario.stages ? Math.max(...scenario.stages.map((s) => s.target)) : scenario.rate;
+}
+
+function budget(name, main, thresholds) {
+  BUDGET.push({ scenario: name, peakRate: peakRate(main), maxVUs: main.maxVUs, sloMs: sloMs(thresholds) });
+}
+
 // One workload's scenarios at r iterations/s: its warm-up (WARMUP, at half the rate; none for 0s) and its main stage
 // in the PROFILE's shape, started after the warm-up.
 function phases(r, { vus, maxVUs, exec }) {
   const warmup = seconds(__ENV.WARMUP || '5s');
-  const vu = Object.assign({ preAllocatedVUs: vus, maxVUs: Math.max(vus, maxVUs) }, exec ? { exec } : {});
+  const max = Number(__ENV.MAX_VUS || maxVUs);
+  const vu = Object.assign({ preAllocatedVUs: Math.min(vus, max), maxVUs: Math.max(Math.min(vus, max), max) }, exec ? { exec } : {});
   const warm = warmup > 0 ? Object.assign({ executor: 'constant-arrival-rate', rate: Math.max(1, Math.round(r / 2)),
     timeUnit: '1s', duration: `${warmup}s`, tags: { phase: 'warmup' } }, vu) : null;
   const main = Object.assign(profile()(r, __ENV.DURATION), vu, { startTime: `${warmup}s`, tags: { phase: 'main' } });
@@ -71,6 +95,7 @@ function phases(r, { vus, maxVUs, exec }) {
 export function profileOptions({ rate, vus = 20, maxVUs = 100, thresholds = {}, exec }) {
   const { warm, main } = phases(Number(__ENV.RATE || rate), { vus, maxVUs, exec });
   const scenarios = warm ? { warmup: warm, main } : { main };
+  budget('main', main, thresholds);
   return { scenarios, thresholds: mainOnly(thresholds), summaryTrendStats: TREND_STATS };
 }
 
@@ -85,6 +110,7 @@ export function mixOptions({ mix, vus = 5, maxVUs = 50, thresholds = {} }) {
     const { warm, main } = phases(Math.max(1, Math.round(rate * factor)), { vus, maxVUs, exec });
     if (warm) scenarios[`${name}_warmup`] = warm;
     scenarios[name] = main;
+    budget(name, main, thresholds);
   }
   return { scenarios, thresholds: mainOnly(thresholds, 'phase:main'), summaryTrendStats: TREND_STATS };
 }

@@ -1,4 +1,5 @@
 // handleSummary helpers without remote jslibs: a JSON file and a short human-readable report.
+import { vuBudget } from './profiles.js';
 function fmt(v) {
   return typeof v === 'number' ? (Math.abs(v) >= 100 ? v.toFixed(0) : v.toFixed(2)) : String(v);
 }
@@ -23,6 +24,8 @@ export function textReport(data, title) {
 export function summaries(data, scriptName) {
   const name = __ENV.SUMMARY_NAME || scriptName;
   const dir = __ENV.SUMMARY_DIR || '.';
+  // what the generator had to keep the schedule with, for the verdict that reads the drops (scripts/generator.py)
+  data.perflab = { vuBudget: vuBudget() };
   return {
     stdout: textReport(data, name),
     [`${dir}/${name}-summary.json`]: JSON.stringify(data, null, 2),
