@@ -1091,6 +1091,75 @@ def loadtest_results_go_to_prometheus_with_a_dashboard_and_a_verdict_across_runn
     assert items == [{"key": "lib__verdict.js", "path": "lib/verdict.js"}], items
 
 
+def operator_runner_command(testrun, index):
+    """The command the k6-operator gives runner `index` (1..n) of a TestRun (k6-operator pkg/resources/jobs/runner.go
+    and pkg/segmentation): the reference the Job rendering is held to."""
+    spec, name = testrun["spec"], testrun["metadata"]["name"]
+    n = spec["parallelism"]
+    part = lambda i: "0" if i == 0 else "1" if i == n else f"{i}/{n}"
+    cmd = ["k6", "run", "--quiet"]
+    if n > 1:
+        cmd += [f"--execution-segment={part(index - 1)}:{part(index)}",
+                "--execution-segment-sequence=" + ",".join(part(i) for i in range(n + 1))]
+    return cmd + spec["arguments"].split() + [spec["script"]["localFile"], "--address=0.0.0.0:6565", "--paused",
+                                              "--tag", f"instance_id={index}", "--tag", f"testrun_name={name}"]
+
+
+def job_runner_command(container, index, tmp):
+    """What the Job's runner container runs at completion index `index` (0..n-1): its shell, with `k6` printing argv."""
+    fake = Path(tmp) / "k6"
+    fake.write_text('#!/bin/sh\nfor a in k6 "$@"; do printf "%s\\0" "$a"; done\n')
+    fake.chmod(0o755)
+    out = subprocess.run(container["command"], capture_output=True, check=True,
+                         env={"PATH": f"{tmp}:/usr/bin:/bin", "JOB_COMPLETION_INDEX": str(index)}).stdout
+    return out.decode().split("\0")[:-1]
+
+
+@test
+def loadtest_as_an_indexed_job_gives_each_runner_the_operators_command_environment_and_placement():
+    import tempfile
+    for values in ("job-values.yaml", "parallel-values.yaml", "default-values.yaml"):
+        lv = (str(LOADTEST / "ci" / values),)
+        testruns = render("runner.kind=TestRun", chart=LOADTEST, values=lv)
+        jobs = render("runner.kind=Job", chart=LOADTEST, values=lv)
+        assert not [d for d in jobs if d["kind"] == "TestRun"], values
+        for tr in [d for d in testruns if d["kind"] == "TestRun"]:
+            name, spec, n = tr["metadata"]["name"], tr["spec"], tr["spec"]["parallelism"]
+            job = one(jobs, "Job", name)["spec"]
+            pod = job["template"]["spec"]
+            k6 = pod["containers"][0]
+            assert job["completionMode"] == "Indexed" and job["completions"] == job["parallelism"] == n, (values, job)
+            with tempfile.TemporaryDirectory() as tmp:
+                for i in range(1, n + 1):
+                    assert job_runner_command(k6, i - 1, tmp) == operator_runner_command(tr, i), (values, name, i)
+            runner = spec["runner"]
+            assert k6["env"] == runner["env"], (values, name)
+            assert k6["resources"] == runner["resources"] and k6["image"] == runner["image"], (values, name)
+            assert k6["volumeMounts"] == runner["volumeMounts"] and pod["volumes"] == runner["volumes"], (values, name)
+            assert k6["securityContext"] == runner["containerSecurityContext"], (values, name)
+            assert pod["securityContext"] == runner["securityContext"], (values, name)
+            for key in ("nodeSelector", "tolerations"):
+                assert pod.get(key) == runner.get(key), (values, name, key)
+            # every runner by name, from a headless Service over exactly this run's runners; resumed together
+            svc = one(jobs, "Service", pod["subdomain"])["spec"]
+            assert svc["clusterIP"] == "None" and svc["publishNotReadyAddresses"] is True
+            assert svc["selector"].items() <= job["template"]["metadata"]["labels"].items(), svc["selector"]
+            starter = one(jobs, "Job", f"{name}-starter")["spec"]["template"]["spec"]
+            script = starter["containers"][0]["command"][2]
+            runners = " ".join(f"{name}-{i}.{pod['subdomain']}:6565" for i in range(n))
+            assert f'runners="{runners}"' in script, script
+            assert "k6 resume" in script and "k6 status" in script
+            assert starter.get("nodeSelector") == runner.get("nodeSelector"), values
+            if spec.get("separate"):
+                term = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
+                assert term["topologyKey"] == "kubernetes.io/hostname"
+                assert term["labelSelector"]["matchLabels"] == svc["selector"]
+    # the verdict reads the same run either way
+    lv = (str(LOADTEST / "ci" / "job-values.yaml"),)
+    assert [d for d in render("runner.kind=Job", chart=LOADTEST, values=lv) if d["metadata"]["name"].endswith("-verdict")]
+    assert "kind" in refuses("runner.kind=Deployment", chart=LOADTEST, values=lv)
+
+
 # --- gateway routes: each service's file, or its values override ------------------------------------------------
 
 def gateway_routes(docs):

@@ -61,3 +61,136 @@ affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end }}
+
+{{/* A test's run name: <fullname>-<test>-<runId>; the operator (or job.yaml) appends -starter, -<n>: leave room. */}}
+{{- define "perflab-loadtest.runName" -}}
+{{- $fullname := include "perflab-loadtest.fullname" .root }}
+{{- printf "%s-%s" (printf "%s-%s" $fullname .name | trunc 38 | trimSuffix "-") (include "perflab-loadtest.runId" .root) }}
+{{- end }}
+
+{{/* k6 arguments of every runner of a test, before the script: the run id tag, remote write, the test's own. */}}
+{{- define "perflab-loadtest.arguments" -}}
+{{- if not (.root.Files.Get (printf "files/k6/%s" .test.script)) }}
+{{- fail (printf "tests.%s.script: %s is not under files/k6/ (k6-tests/)" .name .test.script) }}
+{{- end }}
+{{- $arguments := list (printf "--tag testid=%s" (include "perflab-loadtest.runId" .root)) }}
+{{- if .root.Values.results.prometheus.enabled }}
+{{- $arguments = append $arguments "--out experimental-prometheus-rw" }}
+{{- end }}
+{{- with .test.arguments }}
+{{- $arguments = append $arguments . }}
+{{- end }}
+{{- join " " $arguments }}
+{{- end }}
+
+{{/* The runners' environment (a list). */}}
+{{- define "perflab-loadtest.env" -}}
+{{- $prometheus := .root.Values.results.prometheus }}
+{{- $token := required "token.existingSecret is required: a Secret with a bearer token the gateway accepts (kubectl create secret generic perflab-k6-token --from-literal=TOKEN=$(make -s token))" .root.Values.token.existingSecret }}
+- name: K6_NO_USAGE_REPORT
+  value: "true"
+{{- if $prometheus.enabled }}
+- name: K6_PROMETHEUS_RW_SERVER_URL
+  value: {{ $prometheus.url | quote }}
+- name: K6_PROMETHEUS_RW_TREND_STATS
+  value: {{ $prometheus.trendStats | quote }}
+- name: K6_PROMETHEUS_RW_PUSH_INTERVAL
+  value: {{ $prometheus.pushInterval | quote }}
+{{- end }}
+- name: BASE_URL
+  value: {{ include "perflab-loadtest.baseUrl" .root | quote }}
+- name: TOKEN
+  valueFrom:
+    secretKeyRef: { name: {{ $token }}, key: {{ .root.Values.token.key }} }
+- name: SUMMARY_DIR
+  value: /tmp
+{{- range $k, $v := .test.env }}
+- name: {{ $k }}
+  value: {{ $v | toString | quote }}
+{{- end }}
+{{- end }}
+
+{{/* The runners' volumes: the scripts (ConfigMap keys cannot hold "/": mapped back to paths) and a scratch /tmp. */}}
+{{- define "perflab-loadtest.volumes" -}}
+- name: scripts
+  configMap:
+    name: {{ include "perflab-loadtest.fullname" .root }}-scripts
+    items:
+      {{- range $path, $_ := .root.Files.Glob "files/k6/**.js" }}
+      - key: {{ include "perflab-loadtest.key" $path }}
+        path: {{ trimPrefix "files/k6/" $path }}
+      {{- end }}
+- name: tmp
+  emptyDir: {}
+{{- end }}
+
+{{- define "perflab-loadtest.volumeMounts" -}}
+- { name: scripts, mountPath: /k6, readOnly: true }
+- { name: tmp, mountPath: /tmp }
+{{- end }}
+
+{{/* The k6-operator's execution segments of a test's runners, in its own form, one per runner (instance 1..n):
+"0:1/3 1/3:2/3 2/3:1", and the sequence "0,1/3,2/3,1". */}}
+{{- define "perflab-loadtest.segmentPart" -}}
+{{- if eq .i 0 }}0{{ else if eq .i .n }}1{{ else }}{{ printf "%d/%d" .i .n }}{{ end }}
+{{- end }}
+{{- define "perflab-loadtest.segments" -}}
+{{- $n := int .test.parallelism }}
+{{- $segments := list }}
+{{- range $i := until $n }}
+{{- $segments = append $segments (printf "%s:%s" (include "perflab-loadtest.segmentPart" (dict "i" $i "n" $n)) (include "perflab-loadtest.segmentPart" (dict "i" (add1 $i) "n" $n))) }}
+{{- end }}
+{{- join " " $segments }}
+{{- end }}
+{{- define "perflab-loadtest.sequence" -}}
+{{- $n := int .test.parallelism }}
+{{- $parts := list }}
+{{- range $i := until (add1 $n | int) }}
+{{- $parts = append $parts (include "perflab-loadtest.segmentPart" (dict "i" $i "n" $n)) }}
+{{- end }}
+{{- join "," $parts }}
+{{- end }}
+
+{{- define "perflab-loadtest.containerSecurityContext" -}}
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+capabilities: { drop: [ALL] }
+{{- end }}
+
+{{/* A Job's pod: the same confinement and placement as the TestRun's pods (perflab-loadtest.pod), in a pod spec's
+own fields; `separate` as the operator renders it: no two runners of the run on one node. */}}
+{{- define "perflab-loadtest.jobPod" -}}
+automountServiceAccountToken: false
+securityContext:
+  runAsNonRoot: true
+  runAsUser: 12345
+  seccompProfile: { type: RuntimeDefault }
+{{- with .root.Values.runner.imagePullSecrets }}
+imagePullSecrets:
+  {{- range . }}
+  - name: {{ . }}
+  {{- end }}
+{{- end }}
+{{- with .root.Values.placement.nodeSelector }}
+nodeSelector:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- with .root.Values.placement.tolerations }}
+tolerations:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- if .separate }}
+affinity:
+  podAntiAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector:
+          matchLabels:
+            {{- toYaml .selector | nindent 12 }}
+        topologyKey: kubernetes.io/hostname
+{{- else }}
+{{- with .root.Values.placement.affinity }}
+affinity:
+  {{- toYaml . | nindent 2 }}
+{{- end }}
+{{- end }}
+{{- end }}
