@@ -21,12 +21,13 @@ import dev.perflab.platform.work.ClaimLoop;
  * @param bcryptStrength BCrypt's log2 rounds for member passwords (10: about 50-100 ms of one core per sign-up)
  * @param pageSize guestbook entries per page
  * @param seed the demo data {@code java -jar notifier.jar --perflab.notifier.seed.events=N} writes
+ * @param quota notifications a user, an office and a recipient may be sent per window
  */
 @ConfigurationProperties("perflab.notifier")
 public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch dispatch,
 		@DefaultValue Executor executor, @DefaultValue WorkPool workPool, @DefaultValue Sweeper sweeper,
 		@DefaultValue Sms sms, @DefaultValue Mail mail, @DefaultValue("10") int bcryptStrength,
-		@DefaultValue("20") int pageSize, @DefaultValue Seed seed) implements LabSwitches {
+		@DefaultValue("20") int pageSize, @DefaultValue Seed seed, @DefaultValue Quota quota) implements LabSwitches {
 
 	@Override
 	public Map<String, ?> labSwitches() {
@@ -111,5 +112,36 @@ public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch di
 	 */
 	public record Seed(@DefaultValue("0") int events, @DefaultValue("0") long guestbook,
 			@DefaultValue("1") String office, @DefaultValue("5000") int batchSize) {
+	}
+
+	/**
+	 * Notifications written per window, counted in {@code notification_quota} (one row per window and subject, shared
+	 * by every replica). A guestbook signing sends an SMS with the caller's text to any number and a sign-up a mail to
+	 * any address (and costs ~70-100 ms of BCrypt): without these the gateway's per-caller rate (200/s) was the only
+	 * limit. The defaults leave room for the repository's own load: {@code scripts/bench-notifier.sh} as one user of
+	 * office 1 writes at most ~24,600 notifications a run (seed 001's profile twice, 9,000 each at 50/s then 100/s,
+	 * a 2,000 burst at 100/s, 1,600 with the provider down, 2,000 around a kill -9, ~950 sign-ups), and reuses each
+	 * k6 phone number once per phase (5 a run); an operator with real users sets them far lower.
+	 *
+	 * @param window the counting window, aligned to the epoch (1h: each clock hour, UTC)
+	 * @param perUser notifications one user (of one office) may cause per window; 0 for no limit
+	 * @param perOffice notifications one office may cause per window; 0 for no limit
+	 * @param perRecipient notifications one phone number or address may be sent per window, whichever office asks;
+	 * 0 for no limit
+	 * @param retention how long a window's counters are kept after it ends before the sweeper deletes them
+	 */
+	public record Quota(@DefaultValue("1h") Duration window, @DefaultValue("60000") int perUser,
+			@DefaultValue("240000") int perOffice, @DefaultValue("20") int perRecipient,
+			@DefaultValue("1d") Duration retention) {
+
+		public Quota {
+			if (perUser < 0 || perOffice < 0 || perRecipient < 0) {
+				throw new IllegalArgumentException(
+						"perflab.notifier.quota limits are notifications per window, 0 for none");
+			}
+			if (window.compareTo(Duration.ofSeconds(1)) < 0) {
+				throw new IllegalArgumentException("perflab.notifier.quota.window must be at least 1s");
+			}
+		}
 	}
 }

@@ -26,13 +26,18 @@ record NotifierApi(int port) {
 	static final int SMTP_API_PORT = Integer.parseInt(System.getenv().getOrDefault("PERFLAB_SMTP_API_PORT", "18025"));
 
 	HttpResponse<String> post(String path, String office, String body) {
+		return post(path, office, "alice", body);
+	}
+
+	/** As this user of this office. */
+	HttpResponse<String> post(String path, String office, String user, String body) {
 		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(body));
-		return send(as(office, request));
+		return send(as(office, user, request));
 	}
 
 	HttpResponse<String> get(String path, String office) {
-		return send(as(office, HttpRequest.newBuilder(uri(path)).GET()));
+		return send(as(office, "alice", HttpRequest.newBuilder(uri(path)).GET()));
 	}
 
 	long event(String office, String title) {
@@ -42,6 +47,17 @@ record NotifierApi(int port) {
 	HttpResponse<String> sign(String office, long event, String name, String phone, String message) {
 		return post("/v1/events/" + event + "/guestbook", office,
 				json(Map.of("name", name, "phone", phone, "message", message)));
+	}
+
+	/** A signing by this user of this office. */
+	HttpResponse<String> signAs(String office, String user, long event, String phone) {
+		return post("/v1/events/" + event + "/guestbook", office, user,
+				json(Map.of("name", "Kim", "phone", phone, "message", "congratulations")));
+	}
+
+	/** A sign-up by this user of this office. */
+	HttpResponse<String> signUpAs(String office, String user, String email) {
+		return post("/v1/members", office, user, json(Map.of("email", email, "name", "Lee", "password", "correct horse")));
 	}
 
 	/** Signs and answers the notification id. */
@@ -97,8 +113,8 @@ record NotifierApi(int port) {
 		}
 	}
 
-	private HttpRequest.Builder as(String office, HttpRequest.Builder request) {
-		return office == null ? request : request.header(Identity.HEADER, TestIdentity.user("alice", office, "notifier"));
+	private HttpRequest.Builder as(String office, String user, HttpRequest.Builder request) {
+		return office == null ? request : request.header(Identity.HEADER, TestIdentity.user(user, office, "notifier"));
 	}
 
 	private URI uri(String path) {

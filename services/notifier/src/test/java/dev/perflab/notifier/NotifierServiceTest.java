@@ -44,10 +44,65 @@ class NotifierServiceTest extends NotifierTestBase {
 		assertThat(SINK.count(messageId(notification))).isEqualTo(1);
 		Map<?, ?> view = NotifierApi.map(api.get("/v1/notifications/" + notification, office));
 		assertThat(view.get("channel")).isEqualTo("sms");
-		assertThat(view.get("recipient")).isEqualTo(phone);
+		assertThat(view.get("recipient")).as("masked as the guestbook masks it")
+			.isEqualTo("*******" + phone.substring(7));
 		assertThat(view.get("template")).isEqualTo("guestbook-signed");
 		assertThat(view.get("attempts")).isEqualTo(1);
 		assertThat(view.get("sent_at")).isNotNull();
+	}
+
+	@Test
+	void aNotificationShowsItsRecipientMaskedByTheGuestbooksRule() {
+		String office = office(), phone = phone(), email = "lee." + phone + "@example.com";
+		long event = api.event(office, "masked");
+		long sms = api.signed(office, event, phone);
+		Map<?, ?> page = NotifierApi.map(api.get("/v1/events/" + event + "/guestbook", office));
+		Object listed = ((Map<?, ?>) ((List<?>) page.get("entries")).getFirst()).get("phone");
+		HttpResponse<String> smsView = api.get("/v1/notifications/" + sms, office);
+		assertThat(NotifierApi.map(smsView).get("recipient")).isEqualTo("*******" + phone.substring(7))
+			.isEqualTo(listed);
+		assertThat(smsView.body()).doesNotContain(phone);
+
+		long mail = ((Number) NotifierApi.map(NotifierApi.expect(api.post("/v1/members", office,
+				NotifierApi.json(Map.of("email", email, "name", "Lee", "password", "correct horse"))), 201))
+			.get("notification_id")).longValue();
+		HttpResponse<String> mailView = api.get("/v1/notifications/" + mail, office);
+		assertThat(NotifierApi.map(mailView).get("recipient")).isEqualTo("l***@example.com");
+		assertThat(mailView.body()).doesNotContain(email).doesNotContain(phone);
+		// the provider still gets the whole number and address: only the read is masked
+		await().atMost(Duration.ofSeconds(10)).until(() -> SINK.count(messageId(sms)) == 1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> NotifierApi.mails(email, mail).size() == 1);
+	}
+
+	@Test
+	void aFailedAttemptShowsACategoryNeverTheProvidersReply() {
+		String office = office(), sinkPort = String.valueOf(SINK.port());
+		long event = api.event(office, "provider errors");
+		SINK.down();
+		long unreachable = api.signed(office, event, phone());
+		HttpResponse<String> down = await().atMost(Duration.ofSeconds(10))
+			.until(() -> api.get("/v1/notifications/" + unreachable, office),
+					r -> NotifierApi.map(r).get("last_error") != null);
+		assertThat(NotifierApi.map(down).get("last_error")).isEqualTo("provider-unreachable");
+		// the provider's own words (its address, its answer) stay in the row for operators, never reach a caller
+		assertThat(down.body()).doesNotContain(sinkPort).doesNotContain("no answer").doesNotContain("Exception");
+		assertThat(lastError(unreachable)).contains("no answer from").contains(sinkPort);
+
+		SINK.up();
+		SINK.failureRate(1);
+		long refused = api.signed(office, event, phone());
+		HttpResponse<String> unavailable = await().atMost(Duration.ofSeconds(10))
+			.until(() -> api.get("/v1/notifications/" + refused, office),
+					r -> NotifierApi.map(r).get("last_error") != null);
+		assertThat(NotifierApi.map(unavailable).get("last_error")).isEqualTo("provider-unavailable");
+		assertThat(unavailable.body()).doesNotContain("HTTP 503").doesNotContain("provider unavailable");
+		assertThat(lastError(refused)).startsWith("HTTP 503").contains("provider unavailable");
+		SINK.failureRate(0);
+	}
+
+	private String lastError(long notification) {
+		return jdbc.sql("SELECT last_error FROM notification WHERE id = ?").param(notification).query(String.class)
+			.single();
 	}
 
 	@Test

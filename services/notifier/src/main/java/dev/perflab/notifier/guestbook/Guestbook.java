@@ -11,11 +11,14 @@ import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
+import dev.perflab.notifier.Masking;
 import dev.perflab.notifier.event.Events;
 import dev.perflab.notifier.event.QrEvent;
 import dev.perflab.notifier.notification.Channel;
+import dev.perflab.notifier.notification.NotificationQuota;
 import dev.perflab.notifier.notification.Notifications;
 import dev.perflab.notifier.notification.Outgoing;
+import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
 
 /**
@@ -35,15 +38,25 @@ class Guestbook {
 
 	private final Notifications notifications;
 
-	Guestbook(JdbcClient jdbc, TransactionTemplate tx, Events events, Notifications notifications) {
+	private final NotificationQuota quota;
+
+	Guestbook(JdbcClient jdbc, TransactionTemplate tx, Events events, Notifications notifications,
+			NotificationQuota quota) {
 		this.jdbc = jdbc;
 		this.tx = tx;
 		this.events = events;
 		this.notifications = notifications;
+		this.quota = quota;
 	}
 
-	Entry sign(String office, long eventId, String name, String phone, String message) {
+	/**
+	 * A signing sends an SMS to any number: refused before anything is written when the caller or the number has no
+	 * quota left (the precheck, on the transaction's connection: a signing still takes one), and charged last.
+	 */
+	Entry sign(Caller caller, long eventId, String name, String phone, String message) {
+		String office = caller.office();
 		return tx.execute(status -> {
+			quota.precheck(office, caller.user(), phone);
 			QrEvent event = events.find(office, eventId).orElseThrow(() -> ProblemException.notFound("No event " + eventId));
 			Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
 			KeyHolder key = new GeneratedKeyHolder();
@@ -51,7 +64,8 @@ class Guestbook {
 				.params(eventId, name, phone, message, Timestamp.from(now))
 				.update(key);
 			long id = key.getKey().longValue();
-			long notification = notifications.enqueue(new Outgoing(office, Channel.SMS, phone, "guestbook-signed", null,
+			long notification = notifications.enqueue(new Outgoing(office, caller.user(), Channel.SMS, phone,
+					"guestbook-signed", null,
 					name + ", thank you for signing the guestbook of \"" + event.title() + "\"."));
 			return new Entry(id, eventId, name, phone, message, now, notification);
 		});
@@ -67,15 +81,10 @@ class Guestbook {
 				ORDER BY id DESC LIMIT ? OFFSET ?""")
 			.params(eventId, size + 1, (long) page * size)
 			.query((rs, i) -> new Entry(rs.getLong("id"), rs.getLong("event_id"), rs.getString("name"),
-					mask(rs.getString("phone")), rs.getString("message"), rs.getTimestamp("created_at").toInstant(), null))
+					Masking.phone(rs.getString("phone")), rs.getString("message"),
+					rs.getTimestamp("created_at").toInstant(), null))
 			.list();
 		boolean more = entries.size() > size;
 		return new Page(eventId, page, size, more, more ? entries.subList(0, size) : entries);
-	}
-
-	/** Only the last four digits of a guest's phone leave the service in a list. */
-	static String mask(String phone) {
-		int keep = Math.min(4, phone.length());
-		return "*".repeat(phone.length() - keep) + phone.substring(phone.length() - keep);
 	}
 }

@@ -36,7 +36,7 @@ class GuestbookController {
 		String name = Fields.text("name", request.name(), 50);
 		String phone = Fields.phone("phone", request.phone());
 		String message = Fields.text("message", request.message(), MAX_MESSAGE);
-		return ResponseEntity.status(HttpStatus.CREATED).body(guestbook.sign(caller.office(), event, name, phone, message));
+		return ResponseEntity.status(HttpStatus.CREATED).body(guestbook.sign(caller, event, name, phone, message));
 	}
 
 	@GetMapping("/v1/events/{eventId}/guestbook")

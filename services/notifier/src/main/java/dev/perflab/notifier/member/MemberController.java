@@ -24,6 +24,6 @@ class MemberController {
 		String email = Fields.email("email", request.email());
 		String name = Fields.text("name", request.name(), 50);
 		String password = Fields.password("password", request.password());
-		return ResponseEntity.status(HttpStatus.CREATED).body(members.signUp(caller.office(), email, name, password));
+		return ResponseEntity.status(HttpStatus.CREATED).body(members.signUp(caller, email, name, password));
 	}
 }

@@ -9,21 +9,22 @@ import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
-import org.springframework.security.crypto.bcrypt.BCryptPasswordEncoder;
 import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
-import dev.perflab.notifier.NotifierProperties;
 import dev.perflab.notifier.notification.Channel;
+import dev.perflab.notifier.notification.NotificationQuota;
 import dev.perflab.notifier.notification.Notifications;
 import dev.perflab.notifier.notification.Outgoing;
+import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
 
 /**
- * Seed 003's sign-up: the password is hashed first (BCrypt costs tens of milliseconds of CPU, and no connection is
- * held for it), then the member and its PENDING welcome mail commit in one short transaction. Seed 003's sign-up
- * waited 1 s on the mail inside the request; here the mail is the dispatch switch's business.
+ * Seed 003's sign-up: the quotas are checked and the password is hashed first (BCrypt costs tens of milliseconds of
+ * CPU, and no connection is held for it), then the member and its PENDING welcome mail commit in one short
+ * transaction. Seed 003's sign-up waited 1 s on the mail inside the request; here the mail is the dispatch switch's
+ * business.
  */
 @Component
 class Members {
@@ -34,17 +35,24 @@ class Members {
 
 	private final Notifications notifications;
 
+	private final NotificationQuota quota;
+
 	private final PasswordEncoder passwords;
 
-	Members(JdbcClient jdbc, TransactionTemplate tx, Notifications notifications, NotifierProperties properties) {
+	Members(JdbcClient jdbc, TransactionTemplate tx, Notifications notifications, NotificationQuota quota,
+			PasswordEncoder memberPasswordEncoder) {
 		this.jdbc = jdbc;
 		this.tx = tx;
 		this.notifications = notifications;
-		this.passwords = new BCryptPasswordEncoder(properties.bcryptStrength());
+		this.quota = quota;
+		this.passwords = memberPasswordEncoder;
 	}
 
-	Member signUp(String office, String email, String name, String password) {
-		// a known email is refused before BCrypt spends its ~70 ms of a core; the unique key still decides a race
+	Member signUp(Caller caller, String email, String name, String password) {
+		String office = caller.office();
+		// a caller or an address over quota, and a known email, are refused before BCrypt spends its ~70 ms of a core
+		// (sign-ups are a mail to any address and a CPU burner); the charge and the unique key still decide a race
+		quota.precheck(office, caller.user(), email);
 		if (jdbc.sql("SELECT COUNT(*) FROM member WHERE office = ? AND email = ?").params(office, email)
 			.query(Long.class).single() > 0) {
 			throw duplicate();
@@ -58,8 +66,8 @@ class Members {
 					.params(office, email, name, hash, Timestamp.from(now))
 					.update(key);
 				long id = key.getKey().longValue();
-				long notification = notifications.enqueue(new Outgoing(office, Channel.MAIL, email, "member-welcome",
-						"Welcome to perflab, " + name, "Hello " + name + ",\n\nyour account " + email
+				long notification = notifications.enqueue(new Outgoing(office, caller.user(), Channel.MAIL, email,
+						"member-welcome", "Welcome to perflab, " + name, "Hello " + name + ",\n\nyour account " + email
 								+ " is ready. Welcome aboard.\n\nperflab"));
 				return new Member(id, email, name, now, notification);
 			});

@@ -49,11 +49,13 @@ class MailProvider implements Provider {
 			smtp.send(message, new Address[] { to });
 		}
 		catch (AddressException e) {
-			throw new DeliveryFailure(true, "invalid address: " + e.getMessage());
+			throw new DeliveryFailure(true, FailureReason.INVALID_RECIPIENT, "invalid address: " + e.getMessage());
 		}
 		catch (MessagingException e) {
 			int code = SmtpClient.replyCode(e);
-			throw new DeliveryFailure(code >= 500, (code < 0 ? "no reply: " : code + " ") + e.getMessage());
+			FailureReason reason = code < 0 ? FailureReason.PROVIDER_UNREACHABLE
+					: code >= 500 ? FailureReason.PROVIDER_REJECTED : FailureReason.PROVIDER_UNAVAILABLE;
+			throw new DeliveryFailure(code >= 500, reason, (code < 0 ? "no reply: " : code + " ") + e.getMessage());
 		}
 	}
 

@@ -118,31 +118,34 @@ class NotificationStore {
 
 	boolean markSent(Claimed n) {
 		return jdbc.sql("""
-				UPDATE notification SET status = 'SENT', sent_at = ?, last_error = NULL
+				UPDATE notification SET status = 'SENT', sent_at = ?, last_error = NULL, last_error_reason = NULL
 				WHERE id = ? AND status = 'PENDING' AND attempts = ?""")
 			.params(Timestamp.from(now()), n.id(), n.attempt())
 			.update() == 1;
 	}
 
-	boolean markRetry(Claimed n, Duration backoff, String error) {
+	/** The provider's raw answer goes to {@code last_error} (internal); callers see {@code last_error_reason} only. */
+	boolean markRetry(Claimed n, Duration backoff, DeliveryFailure failure) {
 		return jdbc.sql("""
-				UPDATE notification SET next_attempt_at = ?, last_error = ?
+				UPDATE notification SET next_attempt_at = ?, last_error = ?, last_error_reason = ?
 				WHERE id = ? AND status = 'PENDING' AND attempts = ?""")
-			.params(Timestamp.from(now().plus(backoff)), trim(error), n.id(), n.attempt())
+			.params(Timestamp.from(now().plus(backoff)), trim(failure.getMessage()), failure.reason().slug, n.id(),
+					n.attempt())
 			.update() == 1;
 	}
 
-	boolean markFailed(Claimed n, String error) {
+	boolean markFailed(Claimed n, DeliveryFailure failure) {
 		return jdbc.sql("""
-				UPDATE notification SET status = 'FAILED', last_error = ?
+				UPDATE notification SET status = 'FAILED', last_error = ?, last_error_reason = ?
 				WHERE id = ? AND status = 'PENDING' AND attempts = ?""")
-			.params(trim(error), n.id(), n.attempt())
+			.params(trim(failure.getMessage()), failure.reason().slug, n.id(), n.attempt())
 			.update() == 1;
 	}
 
 	Optional<NotificationView> find(String office, long id) {
 		return requests.sql("""
-				SELECT id, channel, recipient, template, status, attempts, created_at, next_attempt_at, sent_at, last_error
+				SELECT id, channel, recipient, template, status, attempts, created_at, next_attempt_at, sent_at,
+				last_error IS NOT NULL AS failed_before, last_error_reason
 				FROM notification WHERE id = ? AND office = ?""")
 			.params(id, office)
 			.query((rs, i) -> NotificationView.of(rs))

@@ -80,14 +80,17 @@ class Sender {
 			sample.stop(timers.get(n.channel()));
 			if (e.permanent() || n.attempt() >= settings.maxAttempts()) {
 				count(n, "failed");
-				log.warn("notification {} failed for good after {} attempts: {}", n.id(), n.attempt(), e.getMessage());
-				if (store.markFailed(n, e.getMessage())) {
+				log.warn("notification {} failed for good after {} attempts ({}): {}", n.id(), n.attempt(),
+						e.reason().slug, e.getMessage());
+				if (store.markFailed(n, e)) {
 					failed.increment();
 				}
 			}
 			else {
 				count(n, "retry");
-				store.markRetry(n, settings.backoffAfter(n.attempt()), e.getMessage());
+				log.debug("notification {} attempt {} failed ({}), retried: {}", n.id(), n.attempt(), e.reason().slug,
+						e.getMessage());
+				store.markRetry(n, settings.backoffAfter(n.attempt()), e);
 			}
 		}
 	}

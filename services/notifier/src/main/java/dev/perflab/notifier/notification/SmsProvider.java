@@ -57,11 +57,11 @@ class SmsProvider implements Provider {
 			response = client.send(request, HttpResponse.BodyHandlers.ofString());
 		}
 		catch (IOException e) {
-			throw new DeliveryFailure(false, "no answer from " + url + ": " + e);
+			throw new DeliveryFailure(false, FailureReason.PROVIDER_UNREACHABLE, "no answer from " + url + ": " + e);
 		}
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();
-			throw new DeliveryFailure(false, "interrupted (shutting down)");
+			throw new DeliveryFailure(false, FailureReason.PROVIDER_UNREACHABLE, "interrupted (shutting down)");
 		}
 		int status = response.statusCode();
 		if (status / 100 == 2) {
@@ -69,6 +69,7 @@ class SmsProvider implements Provider {
 		}
 		boolean retry = status == 408 || status == 429 || status >= 500;
 		String body = response.body();
-		throw new DeliveryFailure(!retry, "HTTP " + status + " " + (body.length() > 200 ? body.substring(0, 200) : body));
+		throw new DeliveryFailure(!retry, retry ? FailureReason.PROVIDER_UNAVAILABLE : FailureReason.PROVIDER_REJECTED,
+				"HTTP " + status + " " + (body.length() > 200 ? body.substring(0, 200) : body));
 	}
 }

@@ -27,6 +27,8 @@ class Sweeper extends ClaimLoop<Claimed> {
 
 	private final Sender sender;
 
+	private final NotificationQuota quota;
+
 	private final NotifierProperties.Sweeper settings;
 
 	private final Queue<Long> refused = new ConcurrentLinkedQueue<>();
@@ -35,11 +37,13 @@ class Sweeper extends ClaimLoop<Claimed> {
 
 	private final AtomicLong oldestAge = new AtomicLong();
 
-	Sweeper(NotificationStore store, Sender sender, NotifierProperties properties, MeterRegistry meters) {
+	Sweeper(NotificationStore store, Sender sender, NotificationQuota quota, NotifierProperties properties,
+			MeterRegistry meters) {
 		super("sweeper", properties.sweeper().concurrency(), properties.sweeper().concurrency(),
 				properties.sweeper().pollInterval());
 		this.store = store;
 		this.sender = sender;
+		this.quota = quota;
 		this.settings = properties.sweeper();
 		Gauge.builder("perflab.notifier.backlog", backlog, AtomicLong::get)
 			.description("PENDING notifications (in the whole table: every replica reports the same)").register(meters);
@@ -76,5 +80,11 @@ class Sweeper extends ClaimLoop<Claimed> {
 		long[] now = store.backlog();
 		backlog.set(now[0]);
 		oldestAge.set(now[1]);
+	}
+
+	/** The quota's counters of windows long past (the sweeper runs in every replica and both lab settings). */
+	@Override
+	protected void purge() {
+		quota.purge();
 	}
 }
