@@ -30,9 +30,9 @@ ROWS = [
 # (title, PromQL with $testid / $job, unit): plotted per arm over its window
 PLOTS = [
     ("Requests per second", 'sum(rate(k6_http_reqs_total{testid="$testid"}[15s]))', "/s"),
-    ("Latency p50", 'max(k6_http_req_duration_p50{testid="$testid"}) * 1000', "ms"),
-    ("Latency p95", 'max(k6_http_req_duration_p95{testid="$testid"}) * 1000', "ms"),
-    ("Latency p99", 'max(k6_http_req_duration_p99{testid="$testid"}) * 1000', "ms"),
+    ("Latency p50", 'histogram_quantile(0.50, sum(rate(k6_http_req_duration_seconds{testid="$testid"}[30s]))) * 1000', "ms"),
+    ("Latency p95", 'histogram_quantile(0.95, sum(rate(k6_http_req_duration_seconds{testid="$testid"}[30s]))) * 1000', "ms"),
+    ("Latency p99", 'histogram_quantile(0.99, sum(rate(k6_http_req_duration_seconds{testid="$testid"}[30s]))) * 1000', "ms"),
     ("Failed requests per second", 'sum(rate(k6_http_reqs_total{testid="$testid",expected_response="false"}[15s])) or vector(0)', "/s"),
     ("Heap used (service)", 'sum(jvm_memory_used_bytes{job="$job",area="heap"}) / 1048576', "MiB"),
     ("GC pause time per second (service)", 'sum(rate(jvm_gc_pause_seconds_sum{job="$job"}[15s])) * 1000', "ms/s"),

@@ -14,7 +14,8 @@ out=()
 if curl -fs "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/-/ready" >/dev/null 2>&1; then
   out=(--out experimental-prometheus-rw)
   export K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
-  export K6_PROMETHEUS_RW_TREND_STATS="${K6_PROMETHEUS_RW_TREND_STATS:-p(50),p(90),p(95),p(99),max}"
+  # every trend as a native histogram: the verdict and the dashboards merge runners' percentiles exactly
+  export K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true
 fi
 # Summaries (JSON and text per script) go to a folder per run, named by time, git revision and run id.
 results="${SUMMARY_OUT:-$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)-$TESTID}"
@@ -30,7 +31,7 @@ callers() { # user
 # run's verdict: pass (0), fail (99) or inconclusive (75, the generator was short of CPU or VUs: no figure about the
 # system). K6_CPU_LIMIT=<cores> runs k6 in a CPU-limited cgroup of its own (root), as a runner pod's limit does.
 run() { # script user
-  local name samples summary rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
+  local name samples summary= rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
   name=$(basename "$(dirname "$1")")-$(basename "$1" .js)
   samples=$(mktemp "$results/.generator-XXXXXX")   # the summary this run writes is the one newer than it
   if [ -n "${K6_CPU_LIMIT:-}" ]; then cpus=$K6_CPU_LIMIT; where="this host, in a cgroup limited to $cpus CPU(s)"; fi
@@ -42,7 +43,10 @@ run() { # script user
   local sampler=$!
   wait "$pid" || rc=$?
   wait "$sampler" || true
-  summary=$(find "$results" -name '*-summary.json' -newer "$samples" -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
+  local a
+  for a in "${@:3}"; do case $a in SUMMARY_NAME=*) summary="$results/${a#SUMMARY_NAME=}-summary.json" ;; esac; done
+  [ -f "$summary" ] ||
+    summary=$(find "$results" -name '*-summary.json' -newer "$samples" -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
   # beside the summary: <name>-generator.json (the verdict and the generator's health) and its samples
   [ -z "$summary" ] || name=$(basename "$summary" -summary.json)
   mv "$samples" "$results/$name-generator.samples"

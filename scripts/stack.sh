@@ -164,8 +164,16 @@ start_app() { # name module port
 # chart's ServiceMonitors give in the cluster (job = the Service's name, perflab_service = the service's key), and
 # receives the k6 runs' metrics by remote write, so dashboards, alert rules and load reports read the same series
 # locally as in-cluster. The config is written at every start: a service added to APPS is scraped.
+# k6 remote-writes every trend as a native histogram (scripts/load.sh): the receiver and the feature are on
+PROMETHEUS_FLAGS=(--storage.tsdb.retention.time=3d --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT"
+  --web.enable-remote-write-receiver --enable-feature=native-histograms)
 start_prometheus() {
   local dir="$PERFLAB_RUN/prometheus" app n m p
+  # one started by an earlier version with other flags is restarted with these (its data stays)
+  if running prometheus && [ "$(cat "$dir/flags" 2>/dev/null)" != "${PROMETHEUS_FLAGS[*]}" ]; then
+    log "prometheus: restarted with ${PROMETHEUS_FLAGS[*]}"
+    stop prometheus
+  fi
   mkdir -p "$dir/data"
   {
     echo "# written by scripts/stack.sh"
@@ -189,9 +197,8 @@ start_prometheus() {
     return 0
   fi
   mv "$dir/prometheus.yml.new" "$dir/prometheus.yml"
-  start prometheus prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
-    --storage.tsdb.retention.time=3d --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT" \
-    --web.enable-remote-write-receiver
+  start prometheus prometheus "${PROMETHEUS_FLAGS[@]}" --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data"
+  echo "${PROMETHEUS_FLAGS[*]}" >"$dir/flags"
   wait_port prometheus "$PERFLAB_PROMETHEUS_PORT" 30
 }
 

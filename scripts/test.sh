@@ -117,7 +117,7 @@ MD
   if scripts/check-doc-commands.py "$refused" >/dev/null; then
     log "the example check passed a send the API refuses (400): it cannot fail"; exit 1
   fi
-  phase "k6 smokes and verdict" 95
+  phase "k6 smokes and verdict" 115
   log "k6 smoke through the gateway (thresholds are the SLOs), its metrics remote-written to the local Prometheus"
   smoke_id="smoke-$(date +%Y%m%d-%H%M%S)"
   TESTID=$smoke_id scripts/load.sh smoke
@@ -126,6 +126,22 @@ MD
   if scripts/verdict.sh "$smoke_id" 0.01 0.000001 >/dev/null 2>&1; then
     log "the verdict passed a run against a 1 µs p95 limit: it cannot fail"; exit 1
   fi
+  if scripts/verdict.sh "never-run-$smoke_id" >/dev/null 2>&1; then
+    log "the verdict passed a run id Prometheus has never seen"; exit 1
+  fi
+  log "percentiles merged across runners: three k6 runners (execution segments) of one smoke, their native histograms summed, against the exact percentiles of all their raw samples"
+  merge_id="merge-$(date +%Y%m%d-%H%M%S)"
+  merge_dir="$PERFLAB_RUN/results/$merge_id"
+  mkdir -p "$merge_dir"
+  segments=("0:1/3" "1/3:2/3" "2/3:1") runners=()
+  for i in 1 2 3; do
+    SUMMARY_OUT="$merge_dir" TESTID=$merge_id scripts/load.sh k6-tests/shortener/smoke.js -e SUMMARY_NAME="runner-$i" \
+      -e WARMUP=2s -e DURATION=8s --execution-segment="${segments[$((i - 1))]}" --execution-segment-sequence=0,1/3,2/3,1 \
+      --tag instance_id="$i" --out csv="$merge_dir/runner-$i.csv" >"$merge_dir/runner-$i.log" 2>&1 &
+    runners+=($!)
+  done
+  for pid in "${runners[@]}"; do wait "$pid" || { log "a runner of the merged run failed (see $merge_dir/runner-*.log)"; exit 1; }; done
+  scripts/check-merged-percentiles.py "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$merge_id" "$merge_dir"
   phase "dashboards and alert rules against Prometheus" 15
   # the alert rules are rendered by helm and read by the tools' Python (PyYAML): the first two things a cold run's
   # background build makes

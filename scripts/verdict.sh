@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The verdict of a k6 run across everything that ran it, read from the local stack's Prometheus
-# (k6-tests/lib/verdict.js: the failed share of all requests, the worst runner's p95). In the cluster the same script
+# (k6-tests/lib/verdict.js: the failed share of all requests, the p95 of all of them from native histograms summed
+# over runners). In the cluster the same script
 # runs as the loadtest chart's `helm test` pod.
 #   verdict.sh TESTID [MAX_FAILED_SHARE (0.01)] [MAX_P95_SECONDS (0.5)]
 set -euo pipefail

@@ -1077,7 +1077,7 @@ def loadtest_results_go_to_prometheus_with_a_dashboard_and_a_verdict_across_runn
     spec = [d for d in docs if d["kind"] == "TestRun"][0]["spec"]
     assert "--out experimental-prometheus-rw" in spec["arguments"]
     e = {x["name"]: x.get("value") for x in spec["runner"]["env"]}
-    assert e["K6_PROMETHEUS_RW_SERVER_URL"].endswith("/api/v1/write") and "p(95)" in e["K6_PROMETHEUS_RW_TREND_STATS"]
+    assert e["K6_PROMETHEUS_RW_SERVER_URL"].endswith("/api/v1/write") and e["K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM"] == "true"
     dash = one(docs, "ConfigMap", "t-k6-dashboard")
     assert dash["metadata"]["labels"]["grafana_dashboard"] == "1"
     board = json.loads(dash["data"]["perflab-k6.json"])

@@ -92,8 +92,8 @@ affinity:
 {{- if $prometheus.enabled }}
 - name: K6_PROMETHEUS_RW_SERVER_URL
   value: {{ $prometheus.url | quote }}
-- name: K6_PROMETHEUS_RW_TREND_STATS
-  value: {{ $prometheus.trendStats | quote }}
+- name: K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM
+  value: "true"
 - name: K6_PROMETHEUS_RW_PUSH_INTERVAL
   value: {{ $prometheus.pushInterval | quote }}
 {{- end }}

@@ -18,6 +18,8 @@ locals {
       prometheusSpec = {
         # k6 runners push their metrics here (k6 --out experimental-prometheus-rw)
         enableRemoteWriteReceiver = true
+        # k6 sends every trend as a native histogram: the verdict sums them over runners
+        enableFeatures = ["native-histograms"]
         nodeSelector              = local.system_scheduling.nodeSelector
         tolerations               = local.system_scheduling.tolerations
       }
