@@ -10,7 +10,11 @@ import org.springframework.stereotype.Component;
 import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
 
-/** Maps the gateway's verified caller (login, office number) to a mail account. Accounts never change number. */
+/**
+ * Maps the gateway's verified caller (login, office number) to a mail account. Accounts never change number. Both are
+ * compared exactly, as every other service compares them: {@code user_info.login} has a binary collation, and an office
+ * is its number written the one way ("01" is no office), so no second spelling reaches someone's mailbox.
+ */
 @Component
 public class Accounts {
 
@@ -41,7 +45,7 @@ public class Accounts {
 	private static long officeNumber(String office) {
 		try {
 			long no = Long.parseLong(office);
-			if (no > 0) {
+			if (no > 0 && Long.toString(no).equals(office)) {
 				return no;
 			}
 		}

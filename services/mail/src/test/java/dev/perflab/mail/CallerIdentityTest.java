@@ -24,6 +24,14 @@ class CallerIdentityTest extends MailServiceTest {
 	}
 
 	@Test
+	void comparesTheCallerExactly() {
+		// the gateway's subject and office as they are: another spelling is nobody's mailbox
+		for (String[] caller : new String[][] { { "ALICE", "1" }, { "Alice", "1" }, { "alice", "01" }, { "alice", "+1" } }) {
+			assertProblem(api.send(request().header(Identity.HEADER, TestIdentity.user(caller[0], caller[1], "mail"))), 403);
+		}
+	}
+
+	@Test
 	void refusesASendWithAForgedIdentityWithoutWritingAnything() {
 		long mails = count("mail_content"), outbox = count("outbox");
 		String body = """

@@ -72,9 +72,17 @@ class MailListTest extends MailServiceTest {
 		assertProblem(api.get("alice", "/v2/mails?mailbox=424242"), 404);
 	}
 
+	@Test
+	void pagesAsDeepAsTheFirstTenThousandMails() {
+		HttpResponse<String> last = api.get("alice", "/v2/mails?size=100&page=100&sort[received_date]=asc");
+		assertThat(last.statusCode()).as(last.body()).isEqualTo(200);
+		assertThat(api.get("alice", "/v2/mails?page=500").statusCode()).isEqualTo(200);
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { "size=101", "size=0", "size=x", "page=0", "page=-1", "mailbox=abc", "mailbox=-5",
-			"sort[subject]=asc", "sort[received_date]=sideways", "with=everything", "bogus=1", "size=1&size=2" })
+			"sort[subject]=asc", "sort[received_date]=sideways", "with=everything", "bogus=1", "size=1&size=2", "page=501",
+			"size=100&page=101", "size=1&page=10001", "page=1000000" })
 	void refusesBadQueries(String query) {
 		HttpResponse<String> response = api.get("alice", "/v2/mails?" + query);
 		assertProblem(response, 400);

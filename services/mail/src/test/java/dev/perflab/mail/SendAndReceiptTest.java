@@ -57,6 +57,81 @@ class SendAndReceiptTest extends MailServiceTest {
 	}
 
 	@Test
+	void tellsTheSenderWhichReceiptsWereConfirmedNeverTheKeys() {
+		HttpResponse<String> accepted = api.post("alice", "/v2/mails/send", "application/json", VALID.formatted("k"));
+		assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+		long no = ((Number) MailApi.json(accepted).get("mail_no")).longValue();
+		List<String> keys = jdbc.queryForList("SELECT cert_key FROM receipt_confirm WHERE mail_no = ?", String.class, no);
+		String jerrysKey = jdbc.queryForObject("SELECT cert_key FROM receipt_confirm WHERE mail_no = ? AND email = 'jerry@example.com'",
+				String.class, no);
+		assertThat(api.get(null, "/v2/office/1/receipt-confirm/" + jerrysKey).statusCode()).isEqualTo(204);
+
+		HttpResponse<String> status = api.get("alice", "/v2/mails/" + no + "/receipts");
+		assertThat(status.statusCode()).as(status.body()).isEqualTo(200);
+		List<?> receipts = (List<?>) MailApi.json(status).get("receipts");
+		assertThat(receipts).extracting(r -> ((Map<?, ?>) r).get("email") + "=" + ((Map<?, ?>) r).get("confirmed"))
+			.containsExactly("jerry@example.com=true", "tom@example.com=false");
+		assertThat(status.body()).as("a key is its recipient's alone").doesNotContain(keys);
+		assertProblem(api.get("bob", "/v2/mails/" + no + "/receipts"), 404);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "x@[\u00fc]", "\u00fc@example.com", "a@ex\u00e4mple.com", "\"a b\"@example.com",
+			" tom@example.com", "a@example.com\u200b" })
+	void refusesAddressesThatAreNotPrintableAsciiNamingTheirPlace(String address) {
+		String body = MailApi.JSON.writeValueAsString(Map.of("sender_no", 1, "to", List.of("jerry@example.com"),
+				"cc", List.of("tom@example.com", address), "subject", "s", "content", "c"));
+		HttpResponse<String> refused = assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", body), 400);
+		assertThat(MailApi.json(refused).get("type")).isEqualTo("https://perflab.dev/problems/invalid-address");
+		assertThat(MailApi.json(refused).get("errors")).asString().contains("field=cc[1]");
+	}
+
+	@Test
+	void takesEveryKindOfAddressSendTakes() {
+		// the shapes send's SendServiceTest takes: one rule (platform's MailAddress) decides for both
+		List<String> to = List.of("Mixed.Case@Example.COM", "plus+tag@example.com", "\"quoted.local\"@example.com",
+				"literal@[127.0.0.1]", "o'hara@example.com");
+		HttpResponse<String> accepted = api.post("alice", "/v2/mails/send", "application/json", MailApi.JSON.writeValueAsString(
+				Map.of("sender_no", 1, "to", to, "subject", "s", "content", "c", "is_receipt_confirm", true)));
+		assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+		long no = ((Number) MailApi.json(accepted).get("mail_no")).longValue();
+		assertThat(jdbc.queryForList("SELECT email FROM receipt_confirm WHERE mail_no = ?", String.class, no))
+			.containsExactlyInAnyOrder("mixed.case@example.com", "plus+tag@example.com", "\"quoted.local\"@example.com",
+					"literal@[127.0.0.1]", "o'hara@example.com");
+	}
+
+	@Test
+	void refusesAToListLongerThanTheListShowsInsteadOfFailing() {
+		List<String> to = java.util.stream.IntStream.range(0, 20).mapToObj(SendAndReceiptTest::longAddress).toList();
+		String body = MailApi.JSON.writeValueAsString(Map.of("sender_no", 1, "to", to, "subject", "s", "content", "c"));
+		HttpResponse<String> refused = assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", body), 400);
+		assertThat(MailApi.json(refused).get("errors")).asString().contains("field=to");
+	}
+
+	@Test
+	void acceptsTheMostRecipientsAMailMayHaveAtTheLongestAddressesWithReceipts() {
+		// user3 (user 3 of office 1): this test's 215 recipients stay out of alice's hour
+		jdbc.update("DELETE FROM recipient_quota WHERE scope = 'user' AND subject = 3");
+		List<String> to = java.util.stream.IntStream.range(0, 15).mapToObj(SendAndReceiptTest::longAddress).toList();
+		List<String> cc = java.util.stream.IntStream.range(100, 200).mapToObj(SendAndReceiptTest::longAddress).toList();
+		List<String> bcc = java.util.stream.IntStream.range(200, 300).mapToObj(SendAndReceiptTest::longAddress).toList();
+		String body = MailApi.JSON.writeValueAsString(Map.of("sender_no", 3, "to", to, "cc", cc, "bcc", bcc, "subject", "s",
+				"content", "c", "is_receipt_confirm", true));
+		HttpResponse<String> accepted = api.post("user3", "/v2/mails/send", "application/json", body);
+		assertThat(accepted.statusCode()).as(accepted.body()).isEqualTo(202);
+		long no = ((Number) MailApi.json(accepted).get("mail_no")).longValue();
+		assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM receipt_confirm WHERE mail_no = ?", Long.class, no)).isEqualTo(215);
+		assertThat(jdbc.queryForObject("SELECT LENGTH(payload) FROM outbox WHERE mail_no = ?", Long.class, no))
+			.as("more than TEXT's 65,535 bytes").isGreaterThan(65_535);
+	}
+
+	/** a distinct address of 252 characters, the most a path may have less two */
+	private static String longAddress(int i) {
+		return "r%03d".formatted(i) + "x".repeat(60) + "@" + "a".repeat(60) + "." + "b".repeat(60) + "." + "c".repeat(60)
+				+ ".test";
+	}
+
+	@Test
 	void acceptsTheReadmeExampleWithItsFlagsLeftOut() {
 		HttpResponse<String> accepted = api.post("alice", "/v2/mails/send", "application/json",
 				"{\"sender_no\":1,\"to\":[\"jerry@example.com\"],\"subject\":\"hi\",\"content\":\"hello\"}");
@@ -122,11 +197,13 @@ class SendAndReceiptTest extends MailServiceTest {
 			.as("a client's cert_key is ignored, so reusing one is harmless").isEqualTo(202);
 	}
 
-	private void assertRefused(java.util.function.Supplier<HttpResponse<String>> call, int status) {
+	private HttpResponse<String> assertRefused(java.util.function.Supplier<HttpResponse<String>> call, int status) {
 		long mails = count("mail_content"), outbox = count("outbox"), tags = count("receipt_confirm");
-		assertProblem(call.get(), status);
+		HttpResponse<String> refused = call.get();
+		assertProblem(refused, status);
 		assertThat(count("mail_content")).isEqualTo(mails);
 		assertThat(count("outbox")).isEqualTo(outbox);
 		assertThat(count("receipt_confirm")).isEqualTo(tags);
+		return refused;
 	}
 }

@@ -14,8 +14,8 @@ import java.util.function.Function;
 
 /**
  * A minimal SMTP server speaking the protocol over a real socket, whose RCPT replies the test scripts
- * ({@code 250}, {@code 450}, {@code 550}...): the replies GreenMail never gives. It records the recipients of every
- * message it accepted.
+ * ({@code 250}, {@code 450}, {@code 550}...): the replies GreenMail never gives; a null reply resets the connection instead. It
+ * records the recipients of every message it accepted.
  */
 final class ScriptedSmtp implements AutoCloseable {
 
@@ -65,6 +65,10 @@ final class ScriptedSmtp implements AutoCloseable {
 					case "RCPT" -> {
 						String address = line.substring(line.indexOf('<') + 1, line.indexOf('>'));
 						String answer = rcptReply.apply(address);
+						if (answer == null) {
+							socket.setSoLinger(true, 0);
+							return;
+						}
 						if (answer.startsWith("250")) {
 							recipients.add(address);
 						}

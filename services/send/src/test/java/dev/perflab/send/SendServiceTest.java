@@ -100,10 +100,13 @@ class SendServiceTest {
 			.isEqualTo(201);
 
 		Map<?, ?> delivery = awaitDone("alice", no);
+		String status = api.delivery("alice", "/v2/mails/" + no + "/delivery").body();
 		for (Map<?, ?> recipient : recipients(delivery)) {
 			String email = (String) recipient.get("email");
-			String url = "http://127.0.0.1:8080/v2/office/1/receipt-confirm/" + SendApi.receiptKey("key" + no, email);
-			assertThat(recipient.get("receipt_url")).isEqualTo(url);
+			String key = SendApi.receiptKey("key" + no, email);
+			String url = "http://127.0.0.1:8080/v2/office/1/receipt-confirm/" + key;
+			assertThat(recipient.get("read_receipt")).isEqualTo(true);
+			assertThat(status).as("the sender is told a receipt was asked for, never the recipient's key").doesNotContain(key);
 			List<String> inbox = Inboxes.of(email, no);
 			assertThat(inbox).hasSize(1);
 			assertThat(inbox.getFirst()).contains("X-Perflab-Receipt-Confirm: " + url);
@@ -209,6 +212,32 @@ class SendServiceTest {
 		assertThat(count("recipient")).isEqualTo(recipients);
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "x@[\u00fc]", "\u00fc@example.com", "a@ex\u00e4mple.com", "\"a b\"@example.com",
+			"\"\u00fc\"@example.com" })
+	void refusesAddressesThatAreNotPrintableAsciiNamingTheirPlace(String address) {
+		long no = NUMBERS.incrementAndGet();
+		long jobs = count("delivery_job"), recipients = count("recipient");
+		HttpResponse<String> refused = api.put(no,
+				SendApi.job("alice", List.of("ok" + no + "@example.com"), List.of("cc" + no + "@example.com", address), List.of(),
+						false, null));
+		assertProblem(refused, 400);
+		assertThat(SendApi.json(refused).get("type")).isEqualTo("https://perflab.dev/problems/invalid-address");
+		assertThat(SendApi.json(refused).get("errors")).asString().contains("field=cc[1]");
+		assertThat(count("delivery_job")).isEqualTo(jobs);
+		assertThat(count("recipient")).isEqualTo(recipients);
+	}
+
+	@Test
+	void takesEveryKindOfAddressMailTakes() {
+		// the shapes mail's SendAndReceiptTest sends with: one rule (platform's MailAddress) decides for both
+		long no = NUMBERS.incrementAndGet();
+		List<String> to = List.of("Mixed.Case" + no + "@Example.COM", "plus+tag" + no + "@example.com",
+				"\"quoted.local" + no + "\"@example.com", "literal" + no + "@[127.0.0.1]", "o'hara" + no + "@example.com");
+		HttpResponse<String> created = api.put(no, SendApi.job("alice", to, List.of(), List.of(), false, "key" + no));
+		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+	}
+
 	@Test
 	void refusesBadPathsMediaTypesAndOversizedJobs() {
 		String body = SendApi.job("alice", List.of("a@example.com"), List.of(), List.of(), false, null);
@@ -226,6 +255,10 @@ class SendServiceTest {
 			.statusCode()).isEqualTo(201);
 		assertThat(api.delivery("alice", "/v2/mails/" + no + "/delivery").statusCode()).isEqualTo(200);
 		assertProblem(api.delivery("bob", "/v2/mails/" + no + "/delivery"), 404);
+		assertProblem(api.delivery("ALICE", "/v2/mails/" + no + "/delivery"), 404);
+		assertProblem(api.deliveryWith(TestIdentity.user("Alice", "1", "send"), "/v2/mails/" + SendApi.jobId(no) + "/delivery"), 404);
+		assertProblem(api.deliveryWith(TestIdentity.user("alice", "01", "send"), "/v2/mails/" + no + "/delivery"), 404);
+		assertProblem(api.deliveryWith(TestIdentity.user("alice", "+1", "send"), "/v2/mails/" + no + "/delivery"), 404);
 		assertProblem(api.delivery(null, "/v2/mails/" + no + "/delivery"), 401);
 		assertProblem(api.delivery("alice", "/v2/mails/x1/delivery"), 400);
 		assertProblem(api.delivery("alice", "/v2/mails/" + (no + 1_000_000) + "/delivery"), 404);

@@ -12,7 +12,9 @@ import dev.perflab.platform.ProblemException;
 
 /**
  * The query of {@code GET /v2/mails}: {@code page}, {@code size}, {@code mailbox}, {@code sort[received_date]},
- * repeated {@code with}. Anything else, or any bad value, is a 400 naming the parameter.
+ * repeated {@code with}. Anything else, or any bad value, is a 400 naming the parameter. A page reaches the first
+ * {@link #MAX_ROWS} mails of the list at most: the database reads and throws away every row before a page's offset,
+ * and pages up to 1,000,000 asked it to skip 10^8 rows per request.
  */
 record ListQuery(int page, int size, Long mailbox, boolean ascending, Set<Facet> with) {
 
@@ -22,6 +24,9 @@ record ListQuery(int page, int size, Long mailbox, boolean ascending, Set<Facet>
 
 	}
 
+	/** the deepest a page reaches (page x size): 100 pages of 100, as far as any client of this API pages */
+	static final int MAX_ROWS = 10_000;
+
 	private static final Set<String> KNOWN = Set.of("page", "size", "mailbox", "sort[received_date]", "with");
 
 	static ListQuery parse(MultiValueMap<String, String> params, int maxSize) {
@@ -30,8 +35,8 @@ record ListQuery(int page, int size, Long mailbox, boolean ascending, Set<Facet>
 				throw bad(name.startsWith("sort[") ? "Sorting is only by received_date" : "Unknown parameter " + name);
 			}
 		}
-		int page = (int) number(params, "page", 1, 1, 1_000_000);
 		int size = (int) number(params, "size", 20, 1, maxSize);
+		int page = (int) number(params, "page", 1, 1, MAX_ROWS / size);
 		Long mailbox = params.containsKey("mailbox") ? number(params, "mailbox", 0, 1, Long.MAX_VALUE) : null;
 		String sort = single(params, "sort[received_date]", "desc").toLowerCase(Locale.ROOT);
 		if (!sort.equals("asc") && !sort.equals("desc")) {

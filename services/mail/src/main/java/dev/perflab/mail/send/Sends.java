@@ -65,6 +65,7 @@ class Sends {
 		List<InternetAddress> to = Recipients.parse("to", request.toOrEmpty());
 		List<InternetAddress> cc = Recipients.parse("cc", request.ccOrEmpty());
 		List<InternetAddress> bcc = Recipients.parse("bcc", request.bccOrEmpty());
+		Recipients.toColumn(to);
 		Set<String> recipients = Recipients.unique(to, cc, bcc);
 		if (recipients.isEmpty() || recipients.size() > MAX_RECIPIENTS) {
 			throw ProblemException.badRequest("invalid-recipients", "A mail needs 1 to " + MAX_RECIPIENTS + " recipients");

@@ -45,7 +45,7 @@ class SentMails {
 				  eml_path, compressed, is_read, important, encrypted, receipt_confirm, del_flag, delivery_id)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, FALSE, TRUE, ?, ?, ?, ?, ?)""")
 			.params(account.office(), account.user(), Mailboxes.SENT, request.subject(), account.email(),
-					String.join(", ", addresses(d.to())), now(), d.size(), d.emlPath(), request.important(),
+					Recipients.toColumn(d.to()), now(), d.size(), d.emlPath(), request.important(),
 					request.isEncrypt(), request.isReceiptConfirm(), request.isSave() ? "N" : "Y", d.deliveryId())
 			.update(key, "no");
 		long mailNo = key.getKey().longValue();

@@ -41,6 +41,7 @@ import dev.perflab.mail.MailApi;
 import dev.perflab.mail.MailProperties;
 import dev.perflab.mail.MailServiceTest;
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.smtp.MailAddress;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -297,7 +298,7 @@ class RecipientQuotaTest extends MailServiceTest {
 	}
 
 	private static InternetAddress address(String value) {
-		return Recipients.parse("to", value);
+		return MailAddress.require("to", value).internetAddress();
 	}
 
 	@TestConfiguration(proxyBeanMethods = false)

@@ -18,7 +18,9 @@ import dev.perflab.platform.ProblemException;
  * number is still taken and answers the caller's newest job under it: numbers repeat once mail's database is
  * recreated, the id never does. Caller-scoped: another caller's job is a 404, as is one the outbox relay has not
  * handed over yet (usually well under a second after the send was accepted; mail's {@code GET /v2/mails/{no}/handoff}
- * tells a hand-off that is queued or was refused).
+ * tells a hand-off that is queued or was refused). The caller is compared exactly: {@code owner} has a binary collation
+ * and an office is its number written the one way ("01" is no office). A recipient's read-receipt key is theirs alone:
+ * the sender sees that their message asked for a receipt, never the link, which would let the sender confirm it.
  */
 @RestController
 class DeliveryController {
@@ -57,7 +59,7 @@ class DeliveryController {
 				String status = rs.getString("status");
 				return new RecipientStatus(rs.getString("email"), rs.getString("kind"), status.toLowerCase(Locale.ROOT),
 						Reason.of(status, rs.getString("last_reply")), rs.getInt("attempts"), rs.getString("message_id"),
-						rs.getString("receipt_url"), instant(rs.getTimestamp("delivered_at")));
+						rs.getString("receipt_url") != null, instant(rs.getTimestamp("delivered_at")));
 			})
 			.list();
 		return delivery.with(recipients);
@@ -72,11 +74,15 @@ class DeliveryController {
 
 	private static long office(Caller caller) {
 		try {
-			return Long.parseLong(caller.office());
+			long office = Long.parseLong(caller.office());
+			if (Long.toString(office).equals(caller.office())) {
+				return office;
+			}
 		}
 		catch (NumberFormatException e) {
-			throw ProblemException.notFound("No delivery for that office");
+			// reported below
 		}
+		throw ProblemException.notFound("No delivery for that office");
 	}
 
 	private static Instant instant(java.sql.Timestamp timestamp) {
@@ -99,13 +105,16 @@ class DeliveryController {
 		RELAY_UNREACHABLE,
 		/** the relay refused the recipient for good (5xx) */
 		REJECTED,
+		/** an address no relay can take (not printable ASCII): failed at once, never sent */
+		INVALID_ADDRESS,
 		/** still deferred or unreachable when the attempts ran out */
 		GAVE_UP;
 
 		static String of(String status, String lastReply) {
 			Reason reason = switch (status) {
 				case "DELIVERED" -> ACCEPTED;
-				case "FAILED" -> lastReply != null && lastReply.startsWith("gave up") ? GAVE_UP : REJECTED;
+				case "FAILED" -> lastReply == null ? REJECTED : lastReply.startsWith("gave up") ? GAVE_UP
+						: lastReply.startsWith(SmtpRelay.INVALID_ADDRESS) ? INVALID_ADDRESS : REJECTED;
 				default -> lastReply == null ? QUEUED : lastReply.startsWith("no reply") ? RELAY_UNREACHABLE : DEFERRED;
 			};
 			return reason.name().toLowerCase(Locale.ROOT);
@@ -120,7 +129,8 @@ class DeliveryController {
 		}
 	}
 
+	/** @param readReceipt whether this recipient's message carries a read-receipt link (mail tells if it was followed) */
 	record RecipientStatus(String email, String kind, String status, String reason, int attempts, String messageId,
-			String receiptUrl, Instant deliveredAt) {
+			boolean readReceipt, Instant deliveredAt) {
 	}
 }

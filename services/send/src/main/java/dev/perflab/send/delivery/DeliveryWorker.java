@@ -91,7 +91,7 @@ public class DeliveryWorker extends ClaimLoop<String> {
 			store.record(jobId, outcomes);
 			count(outcomes);
 			if (outcomes.stream().anyMatch(o -> o.result() == Result.UNREACHABLE)) {
-				break; // the other units would only wait for the same timeout
+				break; // the relay is down: the other units would only wait for the same timeout
 			}
 		}
 		int pending = store.settle(job, settings.maxAttempts(), settings.backoffAfter(job.attempt()));

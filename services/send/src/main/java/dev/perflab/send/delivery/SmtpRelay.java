@@ -1,6 +1,9 @@
 package dev.perflab.send.delivery;
 
 import java.io.ByteArrayInputStream;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -18,9 +21,11 @@ import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
 import org.eclipse.angus.mail.smtp.SMTPAddressFailedException;
 import org.eclipse.angus.mail.smtp.SMTPSendFailedException;
+import org.eclipse.angus.mail.util.MailConnectException;
 
 import org.springframework.stereotype.Component;
 
+import dev.perflab.platform.smtp.MailAddress;
 import dev.perflab.platform.smtp.SmtpClient;
 import dev.perflab.send.SendProperties;
 import dev.perflab.send.delivery.Job.Recipient;
@@ -37,6 +42,9 @@ class SmtpRelay {
 	/** the reply recorded when the relay said nothing (refused connection, timeout) */
 	private static final String NO_REPLY = "no reply: ";
 
+	/** the reply recorded for an address the platform's address rule refuses */
+	static final String INVALID_ADDRESS = "invalid address: not a bare printable-ASCII address";
+
 	private final SmtpClient smtp;
 
 	private final String receiptBaseUrl;
@@ -48,7 +56,28 @@ class SmtpRelay {
 		this.receiptBaseUrl = properties.receiptBaseUrl().replaceAll("/+$", "");
 	}
 
+	/**
+	 * Delivers one unit. A recipient the address rule refuses (a job taken before the rule was shared) fails at once,
+	 * alone: it can never be delivered, and the rest of its unit still goes out.
+	 */
 	List<Outcome> send(Job job, List<Recipient> unit) {
+		List<Outcome> outcomes = new ArrayList<>();
+		List<Recipient> deliverable = new ArrayList<>();
+		for (Recipient recipient : unit) {
+			if (MailAddress.parse(recipient.email()).isPresent()) {
+				deliverable.add(recipient);
+			}
+			else {
+				outcomes.add(new Outcome(recipient.email(), Result.FAILED, INVALID_ADDRESS, null, null));
+			}
+		}
+		if (!deliverable.isEmpty()) {
+			outcomes.addAll(transaction(job, deliverable));
+		}
+		return outcomes;
+	}
+
+	private List<Outcome> transaction(Job job, List<Recipient> unit) {
 		String messageId = messageId(job, unit);
 		String receiptKey = unit.size() == 1 ? unit.getFirst().receiptKey() : null;
 		String receiptUrl = receiptKey == null ? null : receiptUrl(job, receiptKey);
@@ -78,9 +107,22 @@ class SmtpRelay {
 			return partial(e, unit, messageId, receiptUrl);
 		}
 		catch (MessagingException | RuntimeException e) {
-			return all(unit, Result.UNREACHABLE, trim(NO_REPLY + e.getClass().getSimpleName() + ": " + e.getMessage()), messageId,
-					receiptUrl);
+			// only a relay that cannot be reached, or stops answering, ends the pass; a conversation it broke off for
+			// this unit is this unit's to retry, and the units after it are still sent
+			return all(unit, relayDown(e) ? Result.UNREACHABLE : Result.RETRY,
+					trim(NO_REPLY + e.getClass().getSimpleName() + ": " + e.getMessage()), messageId, receiptUrl);
 		}
+	}
+
+	/** no connection (refused, timed out) or no answer in time: every other unit would wait for the same */
+	private static boolean relayDown(Exception e) {
+		for (Throwable t = e; t != null; t = t.getCause()) {
+			if (t instanceof MailConnectException || t instanceof ConnectException || t instanceof SocketTimeoutException
+					|| t instanceof UnknownHostException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static List<Outcome> partial(SendFailedException e, List<Recipient> unit, String messageId, String receiptUrl) {
