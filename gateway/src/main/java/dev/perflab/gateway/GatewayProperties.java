@@ -15,29 +15,36 @@ import org.springframework.util.unit.DataSize;
  * @param bodyCache bodies kept for the routes with the {@code RevalidatedBodyCache} filter
  * @param rateLimit per-caller token bucket on the API routes (Redis)
  * @param accessLog one line per request
+ * @param trustedProxies addresses or CIDR blocks of the proxies in front of the gateway (an Ingress controller's pod
+ * network, a load balancer) whose {@code X-Forwarded-For} entries are believed, e.g. {@code 10.0.0.0/8}; empty (the
+ * default): the client address is the connection's peer and no forwarded header is read
+ * ({@code PERFLAB_GATEWAY_TRUSTEDPROXIES}, comma-separated)
  */
 @ConfigurationProperties("perflab.gateway")
 public record GatewayProperties(@DefaultValue Jwt jwt,
 		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**", "/v3/api-docs/*" }) List<String> publicPaths,
 		@DefaultValue EdgeCache edgeCache, @DefaultValue BodyCache bodyCache, @DefaultValue RateLimit rateLimit,
-		@DefaultValue("true") boolean accessLog) {
+		@DefaultValue("true") boolean accessLog, @DefaultValue List<String> trustedProxies) {
 
 	/**
 	 * @param issuer the {@code iss} every token must carry
 	 * @param audience a value the token's {@code aud} must contain
-	 * @param jwkSetUri the identity provider's JWKS (keys by {@code kid}, refetched on an unknown one); or
+	 * @param jwkSetUri the identity provider's JWKS (keys by {@code kid}, kept 5 minutes, refetched on an unknown one
+	 * within {@code jwksRefetchInterval}); or
 	 * @param publicKey a PEM resource with one or more RSA public keys or certificates (two while rotating)
 	 * @param types accepted {@code typ} headers (RFC 9068 access tokens say {@code at+jwt}); a token without one is
 	 * refused
 	 * @param officeClaim the claim naming the caller's office (required)
 	 * @param clockSkew tolerance on {@code exp} and {@code nbf}
 	 * @param cacheSize verified tokens remembered until they expire
+	 * @param jwksRefetchInterval tokens with a {@code kid} the JWKS lacks fetch it again at most twice per interval, and
+	 * a kid still unknown after a fetch is refused without one for this long (under 5 minutes, the JWKS's lifetime)
 	 */
 	public record Jwt(@DefaultValue("https://perflab.local/dev") String issuer,
 			@DefaultValue("perflab") String audience, @DefaultValue("") String jwkSetUri,
 			@DefaultValue("") String publicKey, @DefaultValue({ "JWT", "at+jwt" }) List<String> types,
 			@DefaultValue("office") String officeClaim, @DefaultValue("30s") Duration clockSkew,
-			@DefaultValue("100000") long cacheSize) {
+			@DefaultValue("100000") long cacheSize, @DefaultValue("30s") Duration jwksRefetchInterval) {
 	}
 
 	public record EdgeCache(@DefaultValue("true") boolean enabled, @DefaultValue("100000") long maxEntries,
@@ -57,25 +64,34 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 	/**
 	 * @param replenishRate tokens per second per caller ({@code caller:<office>:<user>}) on the API routes
 	 * @param burstCapacity the caller's bucket size
-	 * @param perIp per client address on the public routes (redirects that reach the shortener, receipt confirms)
+	 * @param perIp per client address on the public routes (redirects that reach the shortener, receipt confirms); the
+	 * address is the connection's peer, or the client a trusted proxy names ({@code perflab.gateway.trusted-proxies})
 	 * @param redisTimeout how long a limit decision waits for Redis before this instance decides it locally
 	 * @param redisRetry while deciding locally, how often one request tries Redis again
 	 * @param replicas gateway instances sharing each limit: a local bucket gets 1/replicas of rate and burst
-	 * @param trustedProxies proxies in front of the gateway (an Ingress controller: 1) whose X-Forwarded-For entry
-	 * is believed; 0: the client address is the connection's peer
 	 * @param lease the most requests of one caller that one Redis answer may allow: the gateway takes that many
 	 * tokens at once and spends them itself, at most 1/20 of the burst, fewer as the bucket runs low, unused ones
 	 * lapsing after {@code leaseLife}; 1: every request asks Redis
 	 * @param leaseLife how long tokens taken ahead stay spendable
+	 * @param failedTokens per client address, in this instance: bearer tokens refused with 401; once spent, a request
+	 * whose token is not already known valid is refused with 429 before it is looked at
 	 */
 	public record RateLimit(@DefaultValue("200") int replenishRate, @DefaultValue("400") int burstCapacity,
 			@DefaultValue PerIp perIp, @DefaultValue("200ms") Duration redisTimeout,
 			@DefaultValue("1s") Duration redisRetry, @DefaultValue("1") int replicas,
-			@DefaultValue("0") int trustedProxies, @DefaultValue("16") int lease,
-			@DefaultValue("1s") Duration leaseLife) {
+			@DefaultValue("16") int lease,
+			@DefaultValue("1s") Duration leaseLife, @DefaultValue FailedTokens failedTokens) {
 
 		/** High on purpose: one address may be a whole office behind NAT, or a benchmark. */
 		public record PerIp(@DefaultValue("1000") int replenishRate, @DefaultValue("2000") int burstCapacity) {
+		}
+
+		/**
+		 * A client whose token expired fails once and fetches a new one; an office behind NAT shares the budget.
+		 * @param replenishRate refused tokens per second per client address (below 1: one every 1/rate seconds)
+		 * @param burstCapacity refused tokens in a row
+		 */
+		public record FailedTokens(@DefaultValue("5") double replenishRate, @DefaultValue("50") int burstCapacity) {
 		}
 	}
 }

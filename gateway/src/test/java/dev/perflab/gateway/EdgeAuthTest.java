@@ -96,6 +96,55 @@ class EdgeAuthTest extends GatewayTestSupport {
 	}
 
 	@Test
+	void refusesSubjectsAndOfficesThatAreNotCanonicalNamingTheRule() {
+		java.net.http.HttpClient client = from("127.0.0.21");
+		Map<String, String> refused = new LinkedHashMap<>();
+		refused.put("upper case", Tokens.valid("Alice", "1"));
+		refused.put("a plus", Tokens.valid("alice+tag@example.com", "1"));
+		refused.put("65 characters", Tokens.valid("a".repeat(65), "1"));
+		refused.put("empty", Tokens.valid("", "1"));
+		refused.put("non-ASCII", Tokens.valid("al\u0131ce", "1"));
+		Map<String, Object> offices = new LinkedHashMap<>();
+		offices.put("a leading zero", "01");
+		offices.put("a sign", "+1");
+		offices.put("zero", "0");
+		offices.put("negative", -1);
+		offices.put("above 2^31-1", "2147483648");
+		offices.put("a fraction", 1.5);
+		offices.put("a whole number written as a decimal", 1.0);
+		offices.put("a name", "hq");
+		offices.put("blank-padded", " 1");
+		String user = user();
+		for (Map.Entry<String, Object> office : offices.entrySet()) {
+			refused.put("office " + office.getKey(),
+					Tokens.token(Tokens.KEYS.getPrivate(), c -> c.subject(user).claim("office", office.getValue())));
+		}
+		for (Map.Entry<String, String> each : refused.entrySet()) {
+			HttpResponse<String> response = send(client,
+					get("/v1/short-links/canonical").header("Authorization", "Bearer " + each.getValue()));
+			assertThat(response.statusCode()).as(each.getKey()).isEqualTo(401);
+			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+			assertThat(response.body()).as(each.getKey())
+				.contains("\"type\":\"https://perflab.dev/problems/unauthenticated\"")
+				.containsAnyOf("sub must be 1-64 characters of a-z, 0-9",
+						"office must be a whole number from 1 to 2147483647");
+		}
+		assertThat(UPSTREAM.hits("GET /v1/short-links/canonical")).isZero();
+	}
+
+	@Test
+	void acceptsCanonicalSubjectsAndOfficesUpToTheirLimits() {
+		String longest = user() + "-" + "x".repeat(64 - 10);
+		for (String token : List.of(Tokens.valid(longest, "2147483647"), Tokens.valid("a.b_c@d-e.example", "1"),
+				Tokens.token(Tokens.KEYS.getPrivate(), c -> c.subject("bob").claim("office", 2147483647L)))) {
+			HttpResponse<String> response = send(from("127.0.0.22"),
+					get("/v1/short-links/canonical-ok").header("Authorization", "Bearer " + token));
+			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		}
+		assertThat(longest).hasSize(64);
+	}
+
+	@Test
 	void aServiceIdentityTokenIsNoBearerTokenAtTheEdge() throws Exception {
 		// the gateway's own identity token (another key, another typ, no perflab audience) replayed from inside
 		String identity = Tokens.token(Tokens.IDENTITY_KEYS.getPrivate(), new JOSEObjectType("perflab-identity+jwt"),

@@ -81,10 +81,30 @@ abstract class GatewayTestSupport {
 	}
 
 	static HttpResponse<String> send(HttpRequest.Builder request) {
+		return send(CLIENT, request);
+	}
+
+	static HttpResponse<String> send(HttpClient client, HttpRequest.Builder request) {
 		try {
-			return CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+			return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
 		}
 		catch (IOException | InterruptedException e) {
+			throw new IllegalStateException(e);
+		}
+	}
+
+	/**
+	 * A client on a loopback address of its own (Linux answers on all of 127.0.0.0/8): its own per-address rate-limit
+	 * bucket and failed-token budget, whatever other tests on the shared context sent from 127.0.0.1.
+	 */
+	static HttpClient from(String address) {
+		try {
+			return HttpClient.newBuilder()
+				.localAddress(java.net.InetAddress.getByName(address))
+				.followRedirects(HttpClient.Redirect.NEVER)
+				.build();
+		}
+		catch (IOException e) {
 			throw new IllegalStateException(e);
 		}
 	}

@@ -34,7 +34,8 @@ class AuthConfiguration {
 
 	@Bean
 	EdgeAuthFilter edgeAuthFilter(EdgeTokenVerifier verifier, GatewayProperties properties) {
-		return new EdgeAuthFilter(verifier, properties.publicPaths());
+		return new EdgeAuthFilter(verifier, properties.publicPaths(),
+				new FailedTokenBudget(properties.rateLimit().failedTokens()));
 	}
 
 	@Bean

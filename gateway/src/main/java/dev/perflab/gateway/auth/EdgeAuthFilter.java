@@ -1,5 +1,7 @@
 package dev.perflab.gateway.auth;
 
+import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 
 import org.slf4j.Logger;
@@ -29,7 +31,9 @@ import dev.perflab.gateway.web.Problems;
  * Edge authentication. Client-sent {@code X-Perflab-*} headers are always removed; on every route that is not
  * explicitly public the bearer token (RFC 6750, read by the resource server's converter) must verify, and the
  * verified user and office are left as exchange attributes for {@link IdentityRelayFilter}, which hands the service
- * a short-lived identity token signed by the gateway. Services trust only that token.
+ * a short-lived identity token signed by the gateway. Services trust only that token. A client address whose
+ * refused tokens have spent its {@link FailedTokenBudget} gets 429 for any token not already known valid, before it
+ * is parsed or verified.
  */
 public class EdgeAuthFilter implements WebFilter, Ordered {
 
@@ -45,8 +49,11 @@ public class EdgeAuthFilter implements WebFilter, Ordered {
 
 	private final ServerBearerTokenAuthenticationConverter bearer = new ServerBearerTokenAuthenticationConverter();
 
-	public EdgeAuthFilter(EdgeTokenVerifier verifier, List<String> publicPaths) {
+	private final FailedTokenBudget failedTokens;
+
+	EdgeAuthFilter(EdgeTokenVerifier verifier, List<String> publicPaths, FailedTokenBudget failedTokens) {
 		this.verifier = verifier;
+		this.failedTokens = failedTokens;
 		this.publicPaths = publicPaths.stream().map(PathPatternParser.defaultInstance::parse).toList();
 	}
 
@@ -67,17 +74,23 @@ public class EdgeAuthFilter implements WebFilter, Ordered {
 		}
 		return bearer.convert(exchange)
 			.cast(BearerTokenAuthenticationToken.class)
-			.flatMap(token -> verifier.verify(token.getToken()))
+			.flatMap(token -> verify(token.getToken(), exchange))
 			.map(identity -> {
 				clean.getAttributes().put(USER_ATTRIBUTE, identity.user());
 				clean.getAttributes().put(OFFICE_ATTRIBUTE, identity.office());
 				return identity;
 			})
 			.hasElement()
-			.onErrorResume(OAuth2AuthenticationException.class,
-					e -> unauthorized(exchange, "The bearer token is malformed").thenReturn(false))
-			.onErrorResume(BadJwtException.class,
-					e -> unauthorized(exchange, "The bearer token is not valid: " + reason(e)).thenReturn(false))
+			.onErrorResume(FailedTokensSpent.class,
+					e -> tooManyFailedTokens(exchange, e.retryAfter).thenReturn(false))
+			.onErrorResume(OAuth2AuthenticationException.class, e -> {
+				failedTokens.charge(clientAddress(exchange));
+				return unauthorized(exchange, "The bearer token is malformed").thenReturn(false);
+			})
+			.onErrorResume(BadJwtException.class, e -> {
+				failedTokens.charge(clientAddress(exchange));
+				return unauthorized(exchange, "The bearer token is not valid: " + reason(e)).thenReturn(false);
+			})
 			.onErrorResume(JwtException.class, e -> {
 				log.warn("cannot verify bearer tokens: {}", e.getMessage());
 				return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "auth-unavailable",
@@ -92,6 +105,30 @@ public class EdgeAuthFilter implements WebFilter, Ordered {
 				return exchange.getResponse().isCommitted() ? Mono.empty()
 						: unauthorized(exchange, "A bearer token is required");
 			});
+	}
+
+	/** A token known valid passes; any other is looked at only while the client has failed-token budget left. */
+	private Mono<EdgeTokenVerifier.Identity> verify(String token, ServerWebExchange exchange) {
+		EdgeTokenVerifier.Identity known = verifier.remembered(token);
+		if (known != null) {
+			return Mono.just(known);
+		}
+		Duration wait = failedTokens.refusal(clientAddress(exchange));
+		return wait != null ? Mono.error(new FailedTokensSpent(wait)) : verifier.verify(token);
+	}
+
+	/** The peer, or the client a trusted proxy named (dev.perflab.gateway.forwarded): never a header read here. */
+	private static String clientAddress(ServerWebExchange exchange) {
+		InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
+		return remote == null || remote.getAddress() == null ? "unknown" : remote.getAddress().getHostAddress();
+	}
+
+	private static Mono<Void> tooManyFailedTokens(ServerWebExchange exchange, Duration wait) {
+		long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+		exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+		return Problems.write(exchange.getResponse(), HttpStatus.TOO_MANY_REQUESTS, "too-many-failed-tokens",
+				"Too many invalid bearer tokens from this address; retry in " + seconds + " s",
+				exchange.getRequest().getPath().value());
 	}
 
 	/** What the validators said, without the decoder's wrapping ("An error occurred while attempting to decode"). */
@@ -136,5 +173,16 @@ public class EdgeAuthFilter implements WebFilter, Ordered {
 	@Override
 	public int getOrder() {
 		return Ordered.HIGHEST_PRECEDENCE + 10;
+	}
+
+	/** The client's failed-token budget is spent: its token is not looked at. */
+	private static final class FailedTokensSpent extends RuntimeException {
+
+		private final Duration retryAfter;
+
+		FailedTokensSpent(Duration retryAfter) {
+			super(null, null, false, false);
+			this.retryAfter = retryAfter;
+		}
 	}
 }

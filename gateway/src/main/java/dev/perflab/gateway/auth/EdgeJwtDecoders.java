@@ -2,7 +2,6 @@ package dev.perflab.gateway.auth;
 
 import java.util.Comparator;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jose.jwk.RSAKey;
@@ -14,7 +13,6 @@ import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtAudienceValidator;
-import org.springframework.security.oauth2.jwt.JwtClaimValidator;
 import org.springframework.security.oauth2.jwt.JwtIssuerValidator;
 import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
 import org.springframework.security.oauth2.jwt.JwtTypeValidator;
@@ -26,14 +24,12 @@ import dev.perflab.identity.IdentityKeys;
 
 /**
  * The edge's token decoder, built from Spring Security's resource server: RS256 only; keys from a JWKS URI (the
- * identity provider's, refreshed when an unknown {@code kid} arrives) or from a PEM file holding one or more public
- * keys or certificates (two during a rotation: a token verifies with either); then issuer, audience, {@code typ},
- * expiry and not-before (with a small clock skew), and a sane subject and office.
+ * identity provider's, fetched again for an unknown {@code kid} at most twice per {@code jwks-refetch-interval}, see
+ * {@link JwksKeys}) or from a PEM file holding one or more public keys or certificates (two during a rotation: a token
+ * verifies with either); then issuer, audience, {@code typ}, expiry and not-before (with a small clock skew), and a
+ * subject and office in canonical form ({@link CanonicalIdentity}).
  */
 public final class EdgeJwtDecoders {
-
-	/** Subjects and offices go into headers, logs and rate-limit keys: nothing else gets through. */
-	static final Pattern SANE = Pattern.compile("[A-Za-z0-9._@+-]{1,128}");
 
 	private EdgeJwtDecoders() {
 	}
@@ -48,7 +44,7 @@ public final class EdgeJwtDecoders {
 		}
 		NimbusReactiveJwtDecoder decoder;
 		if (jwks) {
-			decoder = NimbusReactiveJwtDecoder.withJwkSetUri(settings.jwkSetUri())
+			decoder = NimbusReactiveJwtDecoder.withJwkSource(new JwksKeys(settings.jwkSetUri(), settings.jwksRefetchInterval()))
 				.jwsAlgorithm(SignatureAlgorithm.RS256)
 				.build();
 		}
@@ -70,11 +66,8 @@ public final class EdgeJwtDecoders {
 		JwtTypeValidator types = new JwtTypeValidator(settings.types());
 		types.setAllowEmpty(false);
 		return new DelegatingOAuth2TokenValidator<>(List.of(timestamps, new JwtIssuerValidator(settings.issuer()),
-				new JwtAudienceValidator(settings.audience()), types,
-				new JwtClaimValidator<Object>("sub", sub -> sub instanceof String s && SANE.matcher(s).matches()),
-				new JwtClaimValidator<Object>(settings.officeClaim(),
-						office -> (office instanceof String || office instanceof Number)
-								&& SANE.matcher(String.valueOf(office)).matches())));
+				new JwtAudienceValidator(settings.audience()), types, CanonicalIdentity.subject(),
+				CanonicalIdentity.office(settings.officeClaim())));
 	}
 
 	/** Every public key and certificate in the PEM, as JWKs (kid: the RFC 7638 thumbprint). */

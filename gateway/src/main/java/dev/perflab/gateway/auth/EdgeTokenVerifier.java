@@ -7,6 +7,7 @@ import java.time.Instant;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -55,8 +56,8 @@ public class EdgeTokenVerifier {
 	 * another {@code JwtException} (the keys could not be had, e.g. the JWKS endpoint is down: 503).
 	 */
 	public Mono<Identity> verify(String token) {
-		Identity known = verified.getIfPresent(token);
-		if (known != null && known.expiresAt().isAfter(clock.instant())) {
+		Identity known = remembered(token);
+		if (known != null) {
 			return Mono.just(known);
 		}
 		return decoder.decode(token)
@@ -64,6 +65,12 @@ public class EdgeTokenVerifier {
 			.onErrorMap(e -> !(e instanceof JwtException), e -> new JwtException("cannot obtain the keys", e))
 			.map(this::identity)
 			.doOnNext(identity -> verified.put(token, identity));
+	}
+
+	/** The caller of a token verified before and not expired since; null otherwise. No verification work. */
+	public @Nullable Identity remembered(String token) {
+		Identity known = verified.getIfPresent(token);
+		return known != null && known.expiresAt().isAfter(clock.instant()) ? known : null;
 	}
 
 	private Identity identity(Jwt jwt) {

@@ -13,7 +13,6 @@ import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.support.ConfigurationService;
 import org.springframework.cloud.gateway.support.ipresolver.RemoteAddressResolver;
-import org.springframework.cloud.gateway.support.ipresolver.XForwardedRemoteAddressResolver;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -54,10 +53,13 @@ class RateLimitConfiguration {
 		event.getApplicationContext().getBean(FallbackRateLimiter.class).warmUp(Duration.ofSeconds(2));
 	}
 
+	/**
+	 * The request's remote address: the connection's peer, or the client a trusted proxy names, as
+	 * {@code dev.perflab.gateway.forwarded} decided it when the request arrived (no header is read here again).
+	 */
 	@Bean
-	RemoteAddressResolver clientAddressResolver(GatewayProperties properties) {
-		int trusted = properties.rateLimit().trustedProxies();
-		return trusted > 0 ? XForwardedRemoteAddressResolver.maxTrustedIndex(trusted) : new RemoteAddressResolver() {
+	RemoteAddressResolver clientAddressResolver() {
+		return new RemoteAddressResolver() {
 		};
 	}
 

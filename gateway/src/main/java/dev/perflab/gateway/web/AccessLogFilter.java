@@ -15,7 +15,8 @@ import dev.perflab.gateway.GatewayProperties;
 import dev.perflab.gateway.auth.EdgeAuthFilter;
 
 /**
- * One structured line per request: method, path, status, duration, request id, verified user. Redirects answered
+ * One structured line per request: method, path (receipt keys redacted, no query: {@link LoggedPath}), status,
+ * duration, request id, verified user. Redirects answered
  * from the edge cache are sampled (1 in {@code perflab.gateway.edge-cache.log-every}) — they are counted exactly
  * in {@code perflab.gateway.edge.cache{result=hit}}; a line per hit would cost a quarter of their throughput.
  */
@@ -56,7 +57,7 @@ public class AccessLogFilter implements WebFilter, Ordered {
 			}
 			Object user = exchange.getAttributes().get(EdgeAuthFilter.USER_ATTRIBUTE);
 			log.info("{} {} {} {}ms request_id={} user={}", exchange.getRequest().getMethod(),
-					exchange.getRequest().getPath().value(), status == null ? 0 : status.value(),
+					LoggedPath.of(exchange.getRequest().getPath().value()), status == null ? 0 : status.value(),
 					(System.nanoTime() - start) / 1_000_000, exchange.getAttributes().get(RequestIdFilter.ATTRIBUTE),
 					user == null ? "-" : user);
 		});

@@ -31,7 +31,7 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 		if (exchange.getResponse().isCommitted()) {
 			// an answer under way cannot become a problem: its connection is closed without the answer's end, so the
 			// caller sees it cut (ending it instead would pass a service's half body off as whole)
-			log.warn("{} cut: the answer broke off after it had begun ({})", path, ex.toString());
+			log.warn("{} cut: the answer broke off after it had begun ({})", LoggedPath.of(path), ex.toString());
 			return Mono.error(ex);
 		}
 		if (ex instanceof ResponseStatusException status) {
@@ -54,7 +54,7 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);
 		}
-		log.error("unexpected gateway failure on {}", path, ex);
+		log.error("unexpected gateway failure on {}", LoggedPath.of(path), ex);
 		return Problems.write(exchange.getResponse(), HttpStatus.INTERNAL_SERVER_ERROR, "internal",
 				"The gateway failed to answer; retry later", path);
 	}

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.nimbusds.jose.JOSEObjectType;
@@ -56,8 +57,8 @@ class EdgeJwtDecodersTest {
 		});
 		idp.start();
 		try {
-			NimbusReactiveJwtDecoder decoder = EdgeJwtDecoders
-				.create(settings("http://127.0.0.1:" + idp.getAddress().getPort() + "/jwks", ""), null);
+			NimbusReactiveJwtDecoder decoder = EdgeJwtDecoders.create(
+					settings("http://127.0.0.1:" + idp.getAddress().getPort() + "/jwks", "", Duration.ofMillis(300)), null);
 			Jwt jwt = decoder.decode(token(first, "k1", "alice")).block();
 			assertThat(jwt.getSubject()).isEqualTo("alice");
 
@@ -65,8 +66,10 @@ class EdgeJwtDecodersTest {
 			assertThatThrownBy(() -> decoder.decode(token(second, "k2", "bob")).block())
 				.isInstanceOf(BadJwtException.class);
 
-			// the provider rotates: both keys published, the unknown kid makes the decoder fetch again
+			// the provider rotates: both keys published; once the refetch interval has passed (k2 was just found
+			// missing) the unknown kid makes the decoder fetch again
 			published[0] = new JWKSet(List.of(rsa(first, "k1"), rsa(second, "k2")));
+			Thread.sleep(400);
 			int before = fetches.get();
 			assertThat(decoder.decode(token(second, "k2", "bob")).block().getSubject()).isEqualTo("bob");
 			assertThat(fetches.get()).isGreaterThan(before);
@@ -77,6 +80,65 @@ class EdgeJwtDecodersTest {
 	}
 
 	@Test
+	void randomKidsFetchTheJwksAtMostTwicePerRefetchInterval() throws Exception {
+		KeyPair keys = generate();
+		AtomicInteger fetches = new AtomicInteger();
+		HttpServer idp = jwks(fetches, new JWKSet(rsa(keys, "k1")));
+		try {
+			NimbusReactiveJwtDecoder decoder = EdgeJwtDecoders.create(
+					settings("http://127.0.0.1:" + idp.getAddress().getPort() + "/jwks", "", Duration.ofSeconds(30)), null);
+			assertThat(decoder.decode(token(keys, "k1", "alice")).block().getSubject()).isEqualTo("alice");
+			for (int i = 0; i < 200; i++) {
+				String kid = UUID.randomUUID().toString();
+				assertThatThrownBy(() -> decoder.decode(token(keys, kid, "mallory")).block())
+					.isInstanceOf(BadJwtException.class);
+			}
+			// the first load, then at most two refetches in the interval (Nimbus's rate limit), whatever the kids
+			assertThat(fetches.get()).as("JWKS fetches for 200 unknown kids").isBetween(1, 3);
+			assertThat(decoder.decode(token(keys, "k1", "bob")).block().getSubject()).isEqualTo("bob");
+		}
+		finally {
+			idp.stop(0);
+		}
+	}
+
+	@Test
+	void anUnknownKidIsRememberedAndRefusedWithoutAFetch() throws Exception {
+		KeyPair keys = generate();
+		AtomicInteger fetches = new AtomicInteger();
+		HttpServer idp = jwks(fetches, new JWKSet(rsa(keys, "k1")));
+		try {
+			NimbusReactiveJwtDecoder decoder = EdgeJwtDecoders.create(
+					settings("http://127.0.0.1:" + idp.getAddress().getPort() + "/jwks", "", Duration.ofSeconds(30)), null);
+			String unknown = token(keys, "gone", "mallory");
+			assertThatThrownBy(() -> decoder.decode(unknown).block()).isInstanceOf(BadJwtException.class);
+			int after = fetches.get();
+			for (int i = 0; i < 50; i++) {
+				assertThatThrownBy(() -> decoder.decode(unknown).block()).isInstanceOf(BadJwtException.class);
+			}
+			assertThat(fetches.get()).isEqualTo(after);
+		}
+		finally {
+			idp.stop(0);
+		}
+	}
+
+	/** An identity provider's JWKS endpoint over real HTTP, counting its fetches. */
+	private static HttpServer jwks(AtomicInteger fetches, JWKSet published) throws Exception {
+		HttpServer idp = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+		idp.createContext("/jwks", exchange -> {
+			fetches.incrementAndGet();
+			byte[] body = published.toString(true).getBytes(StandardCharsets.UTF_8);
+			exchange.getResponseHeaders().set("Content-Type", "application/json");
+			exchange.sendResponseHeaders(200, body.length);
+			exchange.getResponseBody().write(body);
+			exchange.close();
+		});
+		idp.start();
+		return idp;
+	}
+
+	@Test
 	void aJwksThatCannotBeReachedIsNotABadToken() throws Exception {
 		EdgeTokenVerifier verifier = new EdgeTokenVerifier(
 				EdgeJwtDecoders.create(settings("http://127.0.0.1:1/jwks", ""), null), "office", 10, Clock.systemUTC());
@@ -84,6 +146,12 @@ class EdgeJwtDecodersTest {
 		assertThatThrownBy(() -> verifier.verify(token(generate(), "k1", "alice")).block())
 			.isInstanceOf(JwtException.class)
 			.isNotInstanceOf(BadJwtException.class);
+		// nor once the refetches of the interval are spent: still no keys at all, still not the caller's fault
+		for (int i = 0; i < 3; i++) {
+			assertThatThrownBy(() -> verifier.verify(token(generate(), "k" + System.nanoTime(), "alice")).block())
+				.isInstanceOf(JwtException.class)
+				.isNotInstanceOf(BadJwtException.class);
+		}
 	}
 
 	@Test
@@ -96,8 +164,12 @@ class EdgeJwtDecodersTest {
 	}
 
 	private static GatewayProperties.Jwt settings(String jwks, String pem) {
+		return settings(jwks, pem, Duration.ofSeconds(30));
+	}
+
+	private static GatewayProperties.Jwt settings(String jwks, String pem, Duration refetchInterval) {
 		return new GatewayProperties.Jwt(ISSUER, "perflab", jwks, pem, List.of("JWT", "at+jwt"), "office",
-				Duration.ofSeconds(30), 1000);
+				Duration.ofSeconds(30), 1000, refetchInterval);
 	}
 
 	private static String token(KeyPair keys, String kid, String subject) throws Exception {
