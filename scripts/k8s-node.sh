@@ -22,8 +22,9 @@ K8S_NODE_BRIDGE="${K8S_NODE_BRIDGE:-perflab0}"
 K8S_NODE_POD_CIDR="${K8S_NODE_POD_CIDR:-10.244.0.0/24}"
 K8S_NODE_HOST_IP="${K8S_NODE_HOST_IP:-10.244.0.1}"
 K8S_NODE_SERVICE_CIDR="${K8S_NODE_SERVICE_CIDR:-10.96.0.0/16}"
-# the local stores (scripts/env.sh): MariaDB, Redis, mongo-wire, SMTP, the SMTP server's API
-K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-13306 16379 17017 13025 18025 18086}"
+# the local stores (scripts/env.sh): MariaDB, Redis, mongo-wire, SMTP, the SMTP server's API, the SMS sink, and
+# Prometheus (k6 runner pods remote-write into it, the verdict pod reads it)
+K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-13306 16379 17017 13025 18025 18086 19090}"
 K8S_NODE_DNS_FORWARD="${K8S_NODE_DNS_FORWARD:-}"
 # memory kept out of the pods' allocatable for what runs beside them (control plane, stores, JVMs on the host)
 K8S_NODE_SYSTEM_RESERVED_MEMORY="${K8S_NODE_SYSTEM_RESERVED_MEMORY:-2Gi}"

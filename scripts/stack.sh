@@ -262,6 +262,7 @@ status() {
 
 case "${1:-}" in
   stores) stores ;;
+  prometheus) start_prometheus ;;
   start)
     for app in "${APPS[@]}"; do
       IFS=: read -r n m p <<<"$app"
@@ -278,5 +279,5 @@ case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: $0 stores|up|down|status" >&2; exit 2 ;;
+  *) echo "usage: $0 stores|prometheus|up|down|status|start NAME|stop NAME|kill NAME" >&2; exit 2 ;;
 esac

@@ -42,7 +42,8 @@ host_apps_stopped() {
   local a
   for a in gateway "${PERFLAB_SERVICES[@]}"; do scripts/stack.sh stop "$a" >/dev/null 2>&1 || return 1; done
   # what a run on its own needs too (each idempotent): the stores, the dev JWT keys, k6
-  scripts/stack.sh stores >/dev/null 2>&1 && scripts/jwt.sh keys >/dev/null && scripts/install.sh >/dev/null
+  scripts/stack.sh stores >/dev/null 2>&1 && scripts/stack.sh prometheus >/dev/null 2>&1 && scripts/jwt.sh keys >/dev/null \
+    && scripts/install.sh >/dev/null
 }
 
 cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
@@ -308,6 +309,57 @@ aot_cache_used() {  # every pod runs with -XX:AOTMode=on (the JVM refuses to sta
   done
 }
 
+K6_IMAGE=""
+k6_image() {  # k6 as the runner image: the base image (glibc, /bin/sh) and one layer with this machine's k6 binary
+  local d="$WORK/k6-image" tag; tag="$PERFLAB_REGISTRY/perflab/k6:$K6_VERSION"
+  mkdir -p "$d/root/usr/local/bin" && cp "$K6_BIN" "$d/root/usr/local/bin/k6" || return 1
+  (cd "$d/root" && tar --numeric-owner --owner=0 --group=0 --mtime=@0 -cf "$d/k6.tar" usr) || return 1
+  "$CRANE" append --insecure -b "$BASE" -f "$d/k6.tar" -t "$tag" >/dev/null 2>"$d/push.log" || { cat "$d/push.log"; return 1; }
+  K6_IMAGE=$tag
+  echo "  $K6_IMAGE"
+}
+
+LOAD_RUN=""
+runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two paused runner pods of the shortener
+  # smoke, resumed together by the starter Job, their metrics remote-written into the host's Prometheus; `helm test`
+  # then gives the verdict across both from there
+  local ip="$K8S_NODE_HOST_IP" t0=$SECONDS run
+  LOAD_RUN="node-$(date +%Y%m%d-%H%M%S)"
+  k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" >/dev/null || return 1
+  h install perflab-load charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$LOAD_RUN" \
+    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
+    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
+    --set runner.resources.requests.cpu=100m,runner.resources.requests.memory=128Mi \
+    --set results.prometheus.enabled=true,results.prometheus.url="http://$ip:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
+    --set results.verdict.prometheusUrl="http://$ip:$PERFLAB_PROMETHEUS_PORT",results.verdict.maxP95Seconds=2 \
+    --set tests.route-smoke.enabled=false --set tests.shortener-smoke.parallelism=2 \
+    --set tests.shortener-smoke.env.RATE=10,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
+    >"$WORK/load-install.out" 2>&1 || { cat "$WORK/load-install.out"; return 1; }
+  run="perflab-load-shortener-smoke-$LOAD_RUN"
+  k -n "$NS" wait --for=condition=complete "job/$run-starter" --timeout=120s >/dev/null \
+    && k -n "$NS" wait --for=condition=complete "job/$run" --timeout=120s >/dev/null; local rc=$?
+  k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o wide --no-headers | awk '{print "  " $1, $3, $7}'
+  k -n "$NS" logs "job/$run-starter" 2>/dev/null | sed 's/^/  starter: /'
+  local p
+  for p in $(k -n "$NS" get pods -l perflab.dev/k6=runner,perflab.dev/run="$LOAD_RUN" -o name); do
+    k -n "$NS" logs "$p" | grep -E '^ *(http_reqs|http_req_failed|shortener_redirect_duration)' | sed "s|^|  ${p#pod/}: |"
+  done
+  [ $rc -eq 0 ] || { k -n "$NS" describe job "$run" | tail -20; return 1; }
+  echo "  both runners ran to completion in $((SECONDS - t0)) s"
+}
+
+runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus, across both runners
+  h test perflab-load -n "$NS" --logs --timeout 2m >"$WORK/load-test.out" 2>&1; local rc=$?
+  grep -E 'requests from|TEST SUITE|Phase|✓|✗' "$WORK/load-test.out" | sed 's/^/  /'
+  grep -q "requests from 2 runner(s)" "$WORK/load-test.out" || { echo "  the verdict did not see both runners"; rc=1; }
+  if [ $rc -ne 0 ]; then
+    tail -30 "$WORK/load-test.out"
+    k -n "$NS" describe pod "perflab-load-shortener-smoke-$LOAD_RUN-verdict" 2>&1 | tail -15 | sed 's/^/  /'
+  fi
+  h uninstall perflab-load -n "$NS" --wait --timeout 1m >/dev/null
+  return $rc
+}
+
 uninstall() { h uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
 
 T0=$SECONDS
@@ -329,6 +381,9 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "a route's points streamed through the gateway (route pod -> MySQL)" route_points
     step "a guestbook signing's SMS reaches the host's sink once (notifier pod, after commit)" notifier_sms
     step "helm test" helm_test
+    step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
+      && step "k6 runners as pods: the loadtest chart's Indexed Job (2 paused runners) resumed together by its starter Job" runners_as_pods \
+      && step "helm test of the load: the verdict across both runners, from Prometheus" runners_verdict
     step "helm uninstall" uninstall
   fi
 fi
