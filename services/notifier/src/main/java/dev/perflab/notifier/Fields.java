@@ -1,13 +1,10 @@
 package dev.perflab.notifier;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.regex.Pattern;
 
-import jakarta.mail.internet.AddressException;
-import jakarta.mail.internet.InternetAddress;
-
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.smtp.MailAddress;
 
 /** Refuses bad input before anything is written: nothing half-checked reaches the database. */
 public final class Fields {
@@ -41,22 +38,13 @@ public final class Fields {
 		return digits;
 	}
 
-	/** A bare address: no display name, no group, no control characters, at most 254 characters; lower-cased. */
+	/** A bare address of printable ASCII (no display name, no group), at most 254 characters, with a dotted domain; lower-cased. */
 	public static String email(String field, String value) {
-		if (value == null || value.isEmpty() || value.length() > 254 || value.chars().anyMatch(c -> c < 0x21 || c == 0x7f)
-				|| value.indexOf('@') < 1 || value.indexOf('.', value.indexOf('@')) < 0) {
-			throw invalid(field, "is not an email address");
-		}
-		try {
-			InternetAddress address = new InternetAddress(value, true);
-			if (address.getPersonal() != null || address.isGroup() || !address.getAddress().equals(value)) {
-				throw invalid(field, "is not an email address");
-			}
-			return value.toLowerCase(Locale.ROOT);
-		}
-		catch (AddressException e) {
-			throw invalid(field, "is not an email address");
-		}
+		// mail's and send's rule (bare printable ASCII, Jakarta Mail's strict parse), and a dotted domain
+		return MailAddress.parse(value)
+			.map(MailAddress::value)
+			.filter(address -> address.indexOf('.', address.indexOf('@')) > 0)
+			.orElseThrow(() -> invalid(field, "is not an email address"));
 	}
 
 	/** A password BCrypt takes whole: 8 to 72 bytes of UTF-8 (BCrypt ignores what follows the 72nd). */

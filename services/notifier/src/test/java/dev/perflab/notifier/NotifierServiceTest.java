@@ -198,6 +198,10 @@ class NotifierServiceTest extends NotifierTestBase {
 				new Object[] { "/v1/members", member("not-an-email", "Lee", "correct horse"), 400 },
 				new Object[] { "/v1/members", member("Lee <lee@example.com>", "Lee", "correct horse"), 400 },
 				new Object[] { "/v1/members", member("lee@example.com\r\nBcc: x@example.com", "Lee", "correct horse"), 400 },
+				// the welcome mail's To: takes printable ASCII only: mail's and send's rule (platform MailAddress)
+				new Object[] { "/v1/members", member("lee" + phone() + "@ex\u00e4mple.com", "Lee", "correct horse"), 400 },
+				new Object[] { "/v1/members", member("l\u0085ee" + phone() + "@example.com", "Lee", "correct horse"), 400 },
+				new Object[] { "/v1/members", member("lee" + phone() + "@[\u00fc]", "Lee", "correct horse"), 400 },
 				new Object[] { "/v1/members", member("short" + phone() + "@example.com", "Lee", "short"), 400 },
 				new Object[] { "/v1/members", member("long" + phone() + "@example.com", "Lee", "p".repeat(73)), 400 },
 				new Object[] { "/v1/members", member("noname" + phone() + "@example.com", " ", "correct horse"), 400 },
