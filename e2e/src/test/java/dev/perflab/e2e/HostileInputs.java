@@ -89,7 +89,20 @@ final class HostileInputs {
 			Map.of("If-None-Match", "\""), Map.of("If-Modified-Since", "yesterday"), Map.of("Range", "bytes=-1"),
 			Map.of("Range", "bytes=99999999999999999999-"), Map.of("Range", "bytes=5-1"), Map.of("Range", "bytes=a-b"),
 			Map.of("X-Request-Id", "a".repeat(500)), Map.of("X-Forwarded-For", "' OR 1=1--"),
-			Map.of("X-Perflab-Identity", "forged"), Map.of("Origin", "null"));
+			Map.of("X-Perflab-Identity", "forged"), Map.of("Origin", "null"),
+			// forwarded headers from a client that is no trusted proxy: never believed
+			Map.of("X-Forwarded-Prefix", "/v1/short-links"), Map.of("X-Forwarded-Host", "evil.example"),
+			Map.of("X-Forwarded-Proto", "gopher"), Map.of("Forwarded", "for=\"[::1]\";proto=https;host=evil.example"));
+
+	/** Address fields (by name) of a body: mail's recipients, the notifier's sign-up email. */
+	static final Pattern ADDRESS_FIELD = Pattern.compile("to|cc|bcc|email|address|recipients?");
+
+	/** Addresses no service takes: every address is bare printable ASCII, one rule (platform MailAddress). */
+	static final List<String> ADDRESSES = List.of("tom@ex\u00e4mple.com", "t\u00f6m@example.com", "tom@[\u00fc]",
+			"tom\u0085@example.com", "tom@example.com\u00a0", "\u202Etom@example.com", "tom@\uD83D\uDE00.com",
+			"tom@xn--e-\u00e4.com", " tom@example.com", "tom@example.com ", "\"tom b\"@example.com",
+			"Tom <tom@example.com>", "tom@example.com, jerry@example.com", "a".repeat(250) + "@example.com",
+			"tom@example.com\r\nBcc: x@example.com", "tom", "@example.com", "tom@");
 
 	/** Bodies that are not JSON; {@code %s} is a field of the endpoint, so the parser gets as far as its value. */
 	static final List<String> MALFORMED = List.of("", " ", "{", "}", "[", "{\"%s\"", "{\"%s\":}", "{\"%s\":,}",
@@ -241,6 +254,21 @@ final class HostileInputs {
 			}
 			for (String value : wrong(schemas, field)) {
 				inputs.add(body("wrong type " + where, method, target, replaced(valid, path, value)));
+			}
+			int maxLength = field.path("maxLength").asInt(-1);
+			if ("string".equals(schemas.type(field)) && maxLength > 0) {
+				// one past its column
+				inputs.add(body("length past " + where, method, target,
+						replaced(valid, path, Gateway.JSON.writeValueAsString("x".repeat(maxLength + 1)))));
+			}
+			Object name = path.getLast();
+			if (name instanceof String named && ADDRESS_FIELD.matcher(named).matches()) {
+				boolean list = "array".equals(schemas.type(field));
+				for (String address : ADDRESSES) {
+					String json = Gateway.JSON.writeValueAsString(address);
+					inputs.add(body("address code points " + where, method, target,
+							replaced(valid, path, list ? "[" + json + "]" : json)));
+				}
 			}
 		});
 	}
