@@ -70,6 +70,19 @@ ROUTE = '--set-json services.route={"enabled":true,"port":8083,"image":{"reposit
         '"resources":{"limits":{"cpu":"1","memory":"1536Mi"}},"stores":["mysql"],"hikari":{"maximumPoolSize":12},' \
         '"lab":{"pointsFetch":"interface-projection"}}'
 
+# The services are the keys of values.yaml's `services:` (a service is one values block): the loops below run over these,
+# never over a list typed again, so a service added to the chart is covered by every one of them.
+SERVICES_VALUES = yaml.safe_load((CHART / "values.yaml").read_text())["services"]
+SERVICES = list(SERVICES_VALUES)
+ENABLED = [s for s, v in SERVICES_VALUES.items() if v.get("enabled")]  # what render() deploys
+EVERY = tuple(f"services.{s}.enabled=true" for s in SERVICES)  # render(*EVERY): those off by default too
+
+
+def using(store, among=ENABLED):
+    """The services among `among` whose values block names `store`."""
+    return {s for s in among if store in SERVICES_VALUES[s].get("stores", [])}
+
+
 TESTS = []
 
 
@@ -157,8 +170,8 @@ def extra_opts_and_env_cannot_bypass_the_memory_rule_or_the_gc_choice():
 def guaranteed_resources_set_requests_to_limits_globally_or_per_service():
     docs = render()
     assert container(docs, "gateway")["resources"]["requests"] == {"cpu": "1", "memory": "1536Mi"}
-    docs = render("resources.guaranteed=true", "services.mail.resources.guaranteed=false")
-    for svc in ["gateway", "send", "shortener"]:
+    docs = render(*EVERY, "resources.guaranteed=true", "services.mail.resources.guaranteed=false")
+    for svc in [s for s in SERVICES if s != "mail"]:
         r = container(docs, svc)["resources"]
         assert r["requests"] == r["limits"] == {"cpu": "2", "memory": "1536Mi"}, (svc, r)
         assert "guaranteed" not in r
@@ -174,9 +187,9 @@ def guaranteed_resources_set_requests_to_limits_globally_or_per_service():
 
 @test
 def images_default_to_ghcr_at_the_chart_app_version_and_can_be_pinned_by_digest():
-    docs = render()
+    docs = render(*EVERY)
     app = yaml.safe_load((CHART / "Chart.yaml").read_text())["appVersion"]
-    for svc in ["gateway", "mail", "send", "shortener"]:
+    for svc in SERVICES:
         assert container(docs, svc)["image"] == f"ghcr.io/perflab/{svc}:{app}", container(docs, svc)["image"]
     digest = "sha256:" + "0123456789abcdef" * 4
     assert container(render(f"services.gateway.image.digest={digest}"), "gateway")["image"] == f"ghcr.io/perflab/gateway@{digest}"
@@ -216,7 +229,7 @@ def changing_a_lab_switch_rolls_the_pods():
 def shortener_gets_mongodb_and_redis_and_gateway_gets_redis_jwt_and_routes():
     docs = render()
     s, g = env(docs, "shortener"), env(docs, "gateway")
-    assert s["SPRING_MONGODB_URI"].startswith("mongodb://perflab:$(PERFLAB_MONGODB_PASSWORD)@t-perflab-mongodb:27017/"), s
+    assert s["SPRING_MONGODB_URI"].startswith("mongodb://perflab:${PERFLAB_MONGODB_PASSWORD}@t-perflab-mongodb:27017/"), s
     assert s["SPRING_DATA_REDIS_HOST"] == "t-perflab-redis" and s["SPRING_DATA_REDIS_PORT"] == "6379"
     assert s["PERFLAB_SHORTENER_PUBLIC_BASE_URL"] == "http://127.0.0.1:8080"
     assert g["SPRING_DATA_REDIS_HOST"] == "t-perflab-redis"
@@ -241,12 +254,12 @@ def a_new_service_is_a_values_block_only():
     e = env(docs, "route")
     assert e["PERFLAB_MYSQL_HOST"] == "t-perflab-mysql" and e["PERFLAB_MYSQL_PORT"] == "3306", e
     assert e["PERFLAB_ROUTE_DB"] == "perflab_route" and e["PERFLAB_MYSQL_USER"] == "perflab"
-    assert e["PERFLAB_MYSQL_PASSWORD"] == {"secretKeyRef": {"name": "t-perflab-mysql", "key": "password"}}
+    assert secret_files(docs, "route") == {"PERFLAB_MYSQL_PASSWORD": ("t-perflab-mysql", "password")}
     assert e["SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE"] == "12"
     assert e["PERFLAB_ROUTE_POINTSFETCH"] == "interface-projection"
     assert not any(k.startswith("SPRING_DATASOURCE_") and "HIKARI" not in k for k in e), "the app builds its JDBC URL"
     assert "PERFLAB_ROUTE_STORAGE" not in e
-    assert [m["name"] for m in container(docs, "route")["volumeMounts"]] == ["tmp", "identity"]  # the gateway's certificate
+    assert [m["name"] for m in container(docs, "route")["volumeMounts"]] == ["tmp", "identity", "secrets"]  # the gateway's certificate
     assert env(docs, "gateway")["PERFLAB_GATEWAY_SERVICES_ROUTE"] == "http://t-perflab-route:8083"
     sql = one(docs, "ConfigMap", "t-perflab-mysql-initdb")["data"]["10-databases.sql"]
     for db in ["perflab_mail", "perflab_send", "perflab_route"]:
@@ -304,7 +317,7 @@ def mail_writes_eml_files_to_a_kept_claim_mounted_where_perflab_mail_storage_poi
     off = render("services.mail.persistence.enabled=false")
     assert not [d for d in off if d["kind"] == "PersistentVolumeClaim"]
     vols = {v["name"]: v for v in one(off, "Deployment", "t-perflab-mail")["spec"]["template"]["spec"]["volumes"]}
-    assert vols["storage"] == {"name": "storage", "emptyDir": {}}
+    assert vols["storage"] == {"name": "storage", "emptyDir": {"sizeLimit": "10Gi"}}
     assert env(off, "mail")["PERFLAB_MAIL_STORAGE"] == "/var/lib/perflab/mail"
     assert not [d for d in render("services.mail.enabled=false") if d["kind"] == "PersistentVolumeClaim"]
     assert "not allowed" in refuses("services.mail.persistence.accesModes=ReadWriteMany")
@@ -367,7 +380,7 @@ def send_gets_mysql_and_the_smtp_relay_mailpit_or_external():
     assert not [k for k in e if k.startswith("PERFLAB_SEND_") and k not in
                 ("PERFLAB_SEND_DB", "PERFLAB_SEND_SMTP_HOST", "PERFLAB_SEND_SMTP_PORT", "PERFLAB_SEND_RECEIPT_BASE_URL")], \
         "send has no lab switches"
-    assert container(docs, "smtp", "StatefulSet")["image"] == "axllent/mailpit:v1.27"
+    assert container(docs, "smtp", "StatefulSet")["image"] == "axllent/mailpit:v1.27.11"
     assert "not allowed" in refuses("services.send.lab.sendHandoff=outbox")
     ext = env(render("stores.smtp.deploy=false", "stores.smtp.external.host=relay.example.net"), "send")
     assert ext["PERFLAB_SEND_SMTP_HOST"] == "relay.example.net"
@@ -406,15 +419,15 @@ def stores_render_only_when_a_service_uses_them():
 @test
 def chart_managed_stores_use_official_images_pvcs_and_generated_secrets():
     docs = render()
-    for store, image in [("mongodb", "mongo:8.0"), ("redis", "redis:7.4")]:
+    for store, image in [("mongodb", "mongo:8.0.29"), ("redis", "redis:7.4.11")]:
         sts = one(docs, "StatefulSet", f"t-perflab-{store}")
         assert sts["spec"]["template"]["spec"]["containers"][0]["image"] == image
         assert sts["spec"]["volumeClaimTemplates"][0]["spec"]["resources"]["requests"]["storage"]
         sec = one(docs, "Secret", f"t-perflab-{store}")
         assert len(__import__("base64").b64decode(sec["data"]["password"])) == 24
     mysql = env(docs, "mysql", "StatefulSet")
-    assert container(docs, "mysql", "StatefulSet")["image"] == "mysql:8.4"
-    assert mysql["MYSQL_ROOT_PASSWORD"]["secretKeyRef"]["key"] == "root-password"
+    assert container(docs, "mysql", "StatefulSet")["image"] == "mysql:8.4.11"
+    assert mysql["MYSQL_ROOT_PASSWORD_FILE"] == "/etc/perflab/store/root-password"
 
 
 @test
@@ -426,7 +439,7 @@ def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
     assert ann["helm.sh/hook-delete-policy"] == "before-hook-creation,hook-succeeded"
     pod = job["spec"]["template"]["spec"]
     c = pod["containers"][0]
-    assert c["image"] == container(docs, "mysql", "StatefulSet")["image"] == "mysql:8.4"
+    assert c["image"] == container(docs, "mysql", "StatefulSet")["image"] == "mysql:8.4.11"
     assert job["spec"]["backoffLimit"] == 6 and pod["securityContext"]["runAsNonRoot"] is True
     assert c["securityContext"]["readOnlyRootFilesystem"] is True and c["securityContext"]["capabilities"] == {"drop": ["ALL"]}
     script = c["args"][0]
@@ -435,22 +448,19 @@ def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
         assert f"CREATE DATABASE IF NOT EXISTS \\`{db}\\`;" in script and f"ON \\`{db}\\`.* TO '$APP_USER'@'%'" in script, script
     assert "perflab_shortener" not in script
     e = {x["name"]: x.get("value", x.get("valueFrom")) for x in c["env"]}
-    assert e["MYSQL_PWD"] == {"secretKeyRef": {"name": "t-perflab-mysql", "key": "root-password"}}
-    assert e["APP_PASSWORD"] == {"secretKeyRef": {"name": "t-perflab-mysql", "key": "password"}}
-    assert e["MYSQL_HOST"] == "t-perflab-mysql" and e["ADMIN_USER"] == "root"
+    assert e["MYSQL_HOST"] == "t-perflab-mysql" and e["ADMIN_USER"] == "root"  # the passwords are files
     # the first-start script stays for the first install (helm install --wait waits for the services before hooks)
     one(docs, "ConfigMap", "t-perflab-mysql-initdb")
     # its pods reach MySQL (and DNS) only, and MySQL lets them in
     np = one(docs, "NetworkPolicy", "t-perflab-mysql-databases")["spec"]
     assert peers_names(np["egress"]) == {53: {"other"}, 3306: {"mysql"}}, np
-    assert peers_names(one(docs, "NetworkPolicy", "t-perflab-mysql")["spec"]["ingress"])[3306] == {"mail", "send", "route", "mysql-databases"}
+    assert peers_names(one(docs, "NetworkPolicy", "t-perflab-mysql")["spec"]["ingress"])[3306] == using("mysql") | {"mysql-databases"}
     # external MySQL: with an admin Secret before anything starts, without one skipped (the notes say so)
     ext = render("stores.mysql.external.adminSecret=mysql-admin", values=(str(CHART / "ci" / "external-stores-values.yaml"),))
     job = one(ext, "Job", "t-perflab-mysql-databases")
     assert job["metadata"]["annotations"]["helm.sh/hook"] == "pre-install,pre-upgrade"
     e = {x["name"]: x.get("value", x.get("valueFrom")) for x in job["spec"]["template"]["spec"]["containers"][0]["env"]}
-    assert e["ADMIN_USER"] == {"secretKeyRef": {"name": "mysql-admin", "key": "username"}}
-    assert e["APP_PASSWORD"] == {"secretKeyRef": {"name": "perflab-mysql-auth", "key": "password"}}
+    assert "ADMIN_USER" not in e  # read from the admin Secret's file
     assert e["MYSQL_HOST"] == "mysql.data.svc.cluster.local"
     assert not [d for d in render(values=(str(CHART / "ci" / "external-stores-values.yaml"),)) if d["kind"] == "Job"]
     assert "no stores.mysql.external.adminSecret" in (CHART / "templates" / "NOTES.txt").read_text()
@@ -465,11 +475,11 @@ def external_stores_render_no_statefulset_and_read_credentials_from_existing_sec
     assert not [d for d in docs if d["kind"] == "StatefulSet"]
     assert env(docs, "send")["PERFLAB_SEND_SMTP_HOST"] == "smtp.mail.svc.cluster.local"
     assert env(docs, "mail")["PERFLAB_MYSQL_HOST"] == "mysql.data.svc.cluster.local"
-    assert env(docs, "mail")["PERFLAB_MYSQL_PASSWORD"]["secretKeyRef"]["name"] == "perflab-mysql-auth"
+    assert secret_files(docs, "mail")["PERFLAB_MYSQL_PASSWORD"] == ("perflab-mysql-auth", "password")
     s = env(docs, "shortener")
-    assert s["SPRING_MONGODB_URI"] == {"secretKeyRef": {"name": "perflab-mongodb-uri", "key": "uri"}}
+    assert secret_files(docs, "shortener")["spring.mongodb.uri"] == ("perflab-mongodb-uri", "uri")
     assert s["SPRING_DATA_REDIS_HOST"] == "redis.data.svc.cluster.local"
-    assert s["SPRING_DATA_REDIS_PASSWORD"]["secretKeyRef"]["name"] == "perflab-redis-auth"
+    assert secret_files(docs, "shortener")["spring.data.redis.password"] == ("perflab-redis-auth", "password")
     assert sorted(d["metadata"]["name"] for d in docs if d["kind"] == "Secret") == \
         ["t-perflab-identity", "t-perflab-shortener-code-key"], \
         "no chart Secret when every credential is external (the identity and code keys are no store's)"
@@ -498,9 +508,9 @@ def every_object_carries_the_recommended_labels_and_no_namespace():
 
 @test
 def probes_use_the_actuator_health_groups_on_the_management_port():
-    docs = render(ROUTE)
-    ports = {"gateway": (8080, 9080), "mail": (8081, 9081), "send": (8082, 9082), "shortener": (8084, 9084),
-             "route": (8083, 9083)}  # route: a values block without managementPort gets port + 1000
+    docs = render(ROUTE, *EVERY)
+    # a values block without managementPort gets port + 1000
+    ports = {s: (v["port"], v.get("managementPort", v["port"] + 1000)) for s, v in SERVICES_VALUES.items()}
     for svc, (api, mgmt) in ports.items():
         c = container(docs, svc)
         assert c["ports"] == [{"name": "http", "containerPort": api, "protocol": "TCP"},
@@ -536,15 +546,16 @@ def scheduling_keeps_every_pod_on_the_system_under_test_pool_with_per_component_
     for d in plain:
         if d["kind"] in ("Deployment", "StatefulSet"):
             spec = d["spec"]["template"]["spec"]
-            assert not {"nodeSelector", "tolerations", "affinity", "topologySpreadConstraints", "priorityClassName"} & set(spec), d["metadata"]["name"]
+            assert not {"nodeSelector", "tolerations", "affinity", "priorityClassName"} & set(spec), d["metadata"]["name"]
     assert "not allowed" in refuses("scheduling.nodeSelecter.pool=sut")
     assert "not allowed" in refuses("services.mail.scheduling.node=x")
 
 
 @test
 def termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
-    for svc in ["gateway", "shortener"]:
-        d = one(render(), "Deployment", f"t-perflab-{svc}")["spec"]["template"]["spec"]
+    docs = render(*EVERY)
+    for svc in SERVICES:
+        d = one(docs, "Deployment", f"t-perflab-{svc}")["spec"]["template"]["spec"]
         pre = d["containers"][0]["lifecycle"]["preStop"]["sleep"]["seconds"]
         assert d["terminationGracePeriodSeconds"] > pre + 20, d["terminationGracePeriodSeconds"]
     refuses("terminationGracePeriodSeconds=20")
@@ -552,9 +563,9 @@ def termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
 
 @test
 def every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_default_seccomp():
-    docs = render()
+    docs = render(*EVERY)
     assert {d["metadata"]["name"] for d in docs if d["kind"] in ("Deployment", "StatefulSet")} >= \
-        {f"t-perflab-{n}" for n in ["gateway", "mail", "send", "shortener", "mysql", "mongodb", "redis", "smtp"]}
+        {f"t-perflab-{n}" for n in SERVICES + ["mysql", "mongodb", "redis", "smtp"]}
     for d in docs:
         if d["kind"] not in ("Deployment", "StatefulSet"):
             continue
@@ -573,8 +584,11 @@ def every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_defaul
 
 @test
 def hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
-    docs = render(values=(str(CHART / "ci" / "hpa-values.yaml"),))
-    for svc in ["gateway", "mail", "send", "shortener"]:
+    hpa = str(CHART / "ci" / "hpa-values.yaml")
+    docs = render(values=(hpa,))
+    autoscaled = [s for s, v in yaml.safe_load(Path(hpa).read_text())["services"].items() if v["autoscaling"]["enabled"]]
+    assert autoscaled, hpa
+    for svc in autoscaled:
         assert "replicas" not in one(docs, "Deployment", f"t-perflab-{svc}")["spec"]
         one(docs, "HorizontalPodAutoscaler", f"t-perflab-{svc}")
     assert one(docs, "PersistentVolumeClaim", "t-perflab-mail")["spec"]["accessModes"] == ["ReadWriteMany"]
@@ -636,14 +650,15 @@ def network_policy_denies_by_default():
 
 @test
 def network_policy_lets_only_the_gateway_reach_the_services():
-    docs = render()
-    for svc in ["shortener", "mail"]:
+    docs = render(*EVERY)
+    behind = [s for s in SERVICES if s != "gateway"]
+    for svc in [s for s in behind if not SERVICES_VALUES[s].get("allowFrom")]:
         ing = peers_names(one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"])
         assert ing == {"http": {"gateway"}, "management": {"other"}}, (svc, ing)  # other = Prometheus
     gw = one(docs, "NetworkPolicy", "t-perflab-gateway")["spec"]
     assert peers_names(gw["ingress"]) == {"http": {"*"}, "management": {"other"}}, gw["ingress"]
     eg = peers_names(gw["egress"])
-    assert eg[8084] == {"shortener"} and eg[8081] == {"mail"} and eg[8082] == {"send"} and eg[6379] == {"redis"}, eg
+    assert all(eg[SERVICES_VALUES[s]["port"]] == {s} for s in behind) and eg[6379] == {"redis"}, eg
     # services do not call each other unless allowFrom says so
     assert 8081 not in peers_names(one(docs, "NetworkPolicy", "t-perflab-shortener")["spec"]["egress"])
     assert 8082 not in peers_names(one(docs, "NetworkPolicy", "t-perflab-shortener")["spec"]["egress"])
@@ -654,8 +669,8 @@ def network_policy_lets_only_the_gateway_reach_the_services():
 
 @test
 def network_policy_lets_only_prometheus_reach_the_management_port():
-    docs = render()
-    for svc in ["gateway", "mail", "send", "shortener"]:
+    docs = render(*EVERY)
+    for svc in SERVICES:
         rules = one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"]
         mgmt = [r for r in rules if any(p["port"] == "management" for p in r["ports"])]
         assert len(mgmt) == 1 and [p["port"] for p in mgmt[0]["ports"]] == ["management"], (svc, rules)
@@ -688,8 +703,8 @@ def network_policy_lets_send_be_called_by_the_gateway_and_mail_only():
 @test
 def network_policy_lets_only_the_services_reach_their_stores():
     docs = render()
-    want = {"mongodb": ({27017: {"shortener"}}), "redis": {6379: {"gateway", "shortener"}},
-            "mysql": {3306: {"mail", "send", "route", "mysql-databases"}}, "smtp": {1025: {"send"}}}  # + the database Job
+    want = {"mongodb": {27017: using("mongodb")}, "redis": {6379: using("redis")},
+            "mysql": {3306: using("mysql") | {"mysql-databases"}}, "smtp": {1025: using("smtp")}}  # + the database Job
     for store, ing in want.items():
         np = one(docs, "NetworkPolicy", f"t-perflab-{store}")["spec"]
         assert peers_names(np["ingress"]) == ing, (store, np["ingress"])
@@ -721,14 +736,14 @@ def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
     assert not [d for d in off if d["kind"] in ("ServiceMonitor", "PrometheusRule")]
     assert [d["metadata"]["name"] for d in off if d["kind"] == "ConfigMap"] == ["t-perflab-mysql-initdb",
                                                                               "t-perflab-gateway-routes"]
-    docs = render(values=(str(CHART / "ci" / "monitoring-values.yaml"),))
+    docs = render(*EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),))
     sm = one(docs, "ServiceMonitor", "t-perflab-shortener")
     assert sm["metadata"]["labels"]["release"] == "prom"
     assert sm["spec"]["endpoints"][0]["path"] == "/actuator/prometheus" and sm["spec"]["endpoints"][0]["port"] == "management"
     rule = one(docs, "PrometheusRule", "t-perflab")
     assert rule["metadata"]["labels"]["release"] == "prom"
     alerts = {(g["name"], r["alert"]) for g in rule["spec"]["groups"] for r in g["rules"]}
-    for svc in ["gateway", "mail", "send", "shortener"]:
+    for svc in SERVICES:
         for a in ["PerflabHigh5xxRate", "PerflabHighP99Latency", "PerflabPodRestarts"]:
             assert (f"perflab.{svc}", a) in alerts, alerts
     p99 = [r for g in rule["spec"]["groups"] for r in g["rules"] if r["alert"] == "PerflabHighP99Latency"][0]
@@ -739,8 +754,8 @@ def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
 
 @test
 def a_dashboard_per_service_with_rate_latency_errors_heap_and_gc():
-    docs = render(values=(str(CHART / "ci" / "monitoring-values.yaml"),))
-    for svc in ["gateway", "mail", "send", "shortener"]:
+    docs = render(*EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),))
+    for svc in SERVICES:
         one(docs, "ServiceMonitor", f"t-perflab-{svc}")
         cm = one(docs, "ConfigMap", f"t-perflab-{svc}-dashboard")
         assert cm["metadata"]["labels"]["grafana_dashboard"] == "1"
@@ -764,11 +779,13 @@ SEED_000 = {"PerflabDbPoolStarved", "PerflabDbPoolSaturated", "PerflabOutboxBack
 
 @test
 def mysql_services_get_the_db_pool_alerts_and_mail_and_send_their_hand_off_alerts():
-    groups = rules_by_group(render(ROUTE, values=(str(CHART / "ci" / "monitoring-values.yaml"),)))
-    want = {"mail": {"PerflabDbPoolStarved", "PerflabDbPoolSaturated", "PerflabOutboxBacklog", "PerflabOutboxDeadRows"},
-            "send": {"PerflabDbPoolStarved", "PerflabDbPoolSaturated", "PerflabDeliveryBacklog", "PerflabDeliveryFailures"},
-            "route": {"PerflabDbPoolStarved", "PerflabDbPoolSaturated"},  # a MySQL service added as values only
-            "gateway": set(), "shortener": set()}
+    groups = rules_by_group(render(ROUTE, *EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),)))
+    # every MySQL service (route: one added as values only) gets the pool alerts; the hand-off ones follow `alerts`
+    by_alert = {"outbox": {"PerflabOutboxBacklog", "PerflabOutboxDeadRows"},
+                "delivery": {"PerflabDeliveryBacklog", "PerflabDeliveryFailures"}}
+    want = {s: ({"PerflabDbPoolStarved", "PerflabDbPoolSaturated"} if s in using("mysql", SERVICES) else set())
+            .union(*[by_alert.get(a, set()) for a in v.get("alerts", [])]) for s, v in SERVICES_VALUES.items()}
+    assert want["mail"] >= by_alert["outbox"] and want["send"] >= by_alert["delivery"] and want["route"], want
     for svc, alerts in want.items():
         assert set(groups[f"perflab.{svc}"]) & SEED_000 == alerts, (svc, sorted(groups[f"perflab.{svc}"]))
     mail, send = groups["perflab.mail"], groups["perflab.send"]
@@ -817,8 +834,8 @@ def seed_000_alert_thresholds_and_waits_come_from_values():
 @test
 def dashboard_shows_the_db_pool_and_the_send_hand_off():
     # each side of the hand-off on its own service's dashboard (a send metric under mail's job is never answered)
-    docs = render(values=(str(CHART / "ci" / "monitoring-values.yaml"),))
-    for svc in ["mail", "send"]:
+    docs = render(*EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),))
+    for svc in sorted(using("mysql", SERVICES)):
         dash = json.loads(one(docs, "ConfigMap", f"t-perflab-{svc}-dashboard")["data"][f"perflab-{svc}.json"])
         panels = {p["title"]: " ".join(t["expr"] for t in p.get("targets", [])) for p in dash["panels"]}
         sel = f'namespace="$namespace", job="t-perflab-{svc}", pod=~"$pod"'
@@ -829,7 +846,7 @@ def dashboard_shows_the_db_pool_and_the_send_hand_off():
         if svc == "mail":
             assert f"max(perflab_mail_outbox_backlog{{{sel}}})" in panels["Outbox backlog (mail)"]
             assert f"sum by (result) (rate(perflab_mail_outbox_pushes_total{{{sel}}}" in panels["Outbox pushes per second by result (mail)"]
-        else:
+        elif svc == "send":
             assert f"max(perflab_send_backlog{{{sel}}})" in panels["Delivery backlog (send)"]
             assert f"sum by (result) (rate(perflab_send_recipients_total{{{sel}}}" in panels["Recipients per second by result (send)"]
             assert f"histogram_quantile(0.95, sum by (le) (rate(perflab_send_smtp_seconds_bucket{{{sel}}}" in panels["SMTP transaction p95 (send)"]
@@ -870,8 +887,7 @@ def seed_job_runs_the_mail_image_as_its_seeder_on_mails_database_and_eml_volume(
     assert e["PERFLAB_MAIL_RELAY_ENABLED"] == "false" and e["SPRING_MAIN_WEBAPPLICATIONTYPE"] == "none", e
     # mail's store env, built by the same template as the Deployment's
     mail = env(docs, "mail")
-    for k in ["PERFLAB_MYSQL_HOST", "PERFLAB_MYSQL_PORT", "PERFLAB_MYSQL_USER", "PERFLAB_MYSQL_PASSWORD", "PERFLAB_MAIL_DB",
-              "PERFLAB_MAIL_STORAGE"]:
+    for k in ["PERFLAB_MYSQL_HOST", "PERFLAB_MYSQL_PORT", "PERFLAB_MYSQL_USER", "PERFLAB_MAIL_DB", "PERFLAB_MAIL_STORAGE"]:
         assert e[k] == mail[k], (k, e[k], mail[k])
     assert "PERFLAB_MAIL_SEED_MAILS" not in mail  # the service itself never seeds
     # the EML claim, mounted where PERFLAB_MAIL_STORAGE points
@@ -1018,6 +1034,313 @@ def schema_rejects_unknown_keys_everywhere():
     for s in ["replica=2", "services.shortener.replica=2", "services.shortener.jvm.heapSize=1g",
               "stores.redis.persistance.size=1Gi", "monitoring.serviceMonitors.enabled=true", "networkPolicy.enable=true"]:
         assert "not allowed" in refuses(s), s
+
+
+# --- stores: probes, images, scratch space ---------------------------------------------------------------------------
+
+def sts_pod(docs, store):
+    return one(docs, "StatefulSet", f"t-perflab-{store}")["spec"]["template"]["spec"]
+
+
+@test
+def stores_start_under_a_generous_startup_probe_and_are_ready_only_when_they_answer_a_client():
+    docs = render()
+    for store, port, floor in [("mysql", 3306, 600), ("mongodb", 27017, 300), ("redis", 6379, 300), ("smtp", 1025, 120)]:
+        c = container(docs, store, "StatefulSet")
+        start, ready, live = c["startupProbe"], c["readinessProbe"], c["livenessProbe"]
+        # a first start (MySQL: data directory and user, on a server listening on its socket only) is not killed half way
+        assert start["tcpSocket"] == {"port": port}, (store, start)
+        assert start["failureThreshold"] * start["periodSeconds"] >= floor, (store, start)
+        # liveness stays cheap; readiness asks the store itself, not just its port
+        assert live["tcpSocket"] == {"port": port} and "initialDelaySeconds" not in live, (store, live)
+        assert "tcpSocket" not in ready, (store, ready)
+    probe = lambda store: container(docs, store, "StatefulSet")["readinessProbe"]["exec"]["command"]
+    mysql = probe("mysql")
+    assert mysql[:2] == ["sh", "-c"] and "mysql --protocol=tcp -h 127.0.0.1 -P 3306 -u \"$MYSQL_USER\" -e 'SELECT 1'" in mysql[2]
+    assert 'MYSQL_PWD="$(cat "$MYSQL_PASSWORD_FILE")"' in mysql[2], mysql  # the application user logs in: it exists
+    assert "mongosh" in probe("mongodb")[2] and "--port 27017" in probe("mongodb")[2] and 'adminCommand("ping")' in probe("mongodb")[2]
+    redis = probe("redis")[2]
+    assert 'REDISCLI_AUTH="$(cat /etc/perflab/store/password)" redis-cli -p 6379 ping' in redis and "PONG" in redis, redis
+    assert container(docs, "smtp", "StatefulSet")["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
+    # the startup allowance is a value; a moved port moves every probe
+    slow = render("stores.mysql.startupProbe.failureThreshold=180", "stores.redis.port=6380")
+    assert container(slow, "mysql", "StatefulSet")["startupProbe"]["failureThreshold"] == 180
+    r = container(slow, "redis", "StatefulSet")
+    assert r["startupProbe"]["tcpSocket"]["port"] == r["livenessProbe"]["tcpSocket"]["port"] == 6380
+    assert "-p 6380 ping" in r["readinessProbe"]["exec"]["command"][2]
+    assert "/stores/mysql/startupProbe" in refuses("stores.mysql.startupProbe.failureThreshold=0")
+
+
+@test
+def third_party_images_are_pinned_to_patch_releases_and_can_be_pinned_by_digest():
+    import re
+    docs = render()
+    images = {store: container(docs, store, "StatefulSet")["image"] for store in ["mysql", "mongodb", "redis", "smtp"]}
+    images["job"] = one(docs, "Job", "t-perflab-mysql-databases")["spec"]["template"]["spec"]["containers"][0]["image"]
+    images["test"] = one(docs, "Pod", "t-perflab-test")["spec"]["containers"][0]["image"]
+    for what, image in images.items():
+        assert re.fullmatch(r"[a-z/]+:v?[0-9]+\.[0-9]+\.[0-9]+", image), (what, image)  # never a minor tag that moves
+    assert images["job"] == images["mysql"], "the database Job's client is the server's image"
+    digest = "sha256:" + "0123456789abcdef" * 4
+    pinned = render(*[f"stores.{s}.image.digest={digest}" for s in ["mysql", "mongodb", "redis", "smtp"]],
+                    f"tests.image.digest={digest}")
+    for store in ["mysql", "mongodb", "redis", "smtp"]:
+        assert container(pinned, store, "StatefulSet")["image"] == f"{images[store]}@{digest}", store
+    assert one(pinned, "Job", "t-perflab-mysql-databases")["spec"]["template"]["spec"]["containers"][0]["image"] == \
+        f"{images['mysql']}@{digest}"
+    assert one(pinned, "Pod", "t-perflab-test")["spec"]["containers"][0]["image"] == f"{images['test']}@{digest}"
+    for bad in ["sha256:abc", "sha256:" + "A" * 64, "0" * 64]:
+        assert "/stores/redis/image/digest" in refuses(f"stores.redis.image.digest={bad}"), bad
+        assert "/tests/image/digest" in refuses(f"tests.image.digest={bad}"), bad
+
+
+@test
+def every_scratch_volume_is_size_limited():
+    def empty_dirs(docs):
+        for d in docs:
+            spec = d["spec"] if d["kind"] == "Pod" else d.get("spec", {}).get("template", {}).get("spec")
+            for v in (spec or {}).get("volumes", []):
+                if "emptyDir" in v:
+                    yield d["metadata"]["name"], v
+    for sets in [(), ("seed.enabled=true",), ("services.mail.persistence.enabled=false",)] + \
+            [(f"stores.{s}.persistence.enabled=false",) for s in ["mysql", "mongodb", "redis", "smtp"]]:
+        found = list(empty_dirs(render(*sets)))
+        assert len(found) >= 10, sets
+        for name, v in found:
+            assert v["emptyDir"].get("sizeLimit"), (sets, name, v)
+    docs = render("stores.mysql.persistence.enabled=false", "stores.mysql.persistence.size=20Gi", "stores.mysql.scratchSizeLimit=3Gi")
+    vols = {v["name"]: v["emptyDir"]["sizeLimit"] for v in sts_pod(docs, "mysql")["volumes"] if "emptyDir" in v}
+    assert vols == {"data": "20Gi", "scratch-0": "3Gi", "scratch-1": "3Gi"}, vols
+    assert {v["name"]: v["emptyDir"]["sizeLimit"] for v in sts_pod(render(), "redis")["volumes"] if "emptyDir" in v} == {"scratch-0": "64Mi"}
+    off = render("services.mail.persistence.enabled=false", "services.mail.persistence.size=2Gi")
+    assert volume(off, "mail", "storage") == {"name": "storage", "emptyDir": {"sizeLimit": "2Gi"}}
+    assert "/stores/redis/scratchSizeLimit" in refuses("stores.redis.scratchSizeLimit=64MB")
+
+
+# --- secrets as files --------------------------------------------------------------------------------------------------
+
+def pods(docs):
+    for d in docs:
+        if d["kind"] == "Pod":
+            yield d["metadata"]["name"], d["spec"]
+        elif d["kind"] in ("Deployment", "StatefulSet", "Job"):
+            yield d["metadata"]["name"], d["spec"]["template"]["spec"]
+
+
+def secret_files(docs, svc, kind="Deployment"):
+    """{path in /etc/perflab/secrets: (Secret, key)} of a service's secrets volume."""
+    spec = one(docs, kind, f"t-perflab-{svc}")["spec"]["template"]["spec"]
+    [vol] = [v for v in spec["volumes"] if v["name"] == "secrets"]
+    assert vol["projected"]["defaultMode"] == 0o440, vol
+    out = {}
+    for src in vol["projected"]["sources"]:
+        for item in src["secret"]["items"]:
+            out[item["path"]] = (src["secret"]["name"], item["key"])
+    [mount] = [m for m in spec["containers"][0]["volumeMounts"] if m["name"] == "secrets"]
+    assert mount == {"name": "secrets", "mountPath": "/etc/perflab/secrets", "readOnly": True}, mount
+    return out
+
+
+@test
+def secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
+    for values in [(KEY,), (str(CHART / "ci" / "external-stores-values.yaml"),), SEED]:
+        docs = render("stores.mysql.external.adminSecret=mysql-admin", values=values) if "external" in values[0] else render(values=values)
+        seen = 0
+        for name, spec in pods(docs):
+            for c in spec["containers"]:
+                seen += 1
+                for e in c.get("env", []):
+                    assert "secretKeyRef" not in e.get("valueFrom", {}), (values, name, e)
+                assert not c.get("envFrom"), (values, name)
+                argv = " ".join(c.get("command", []) + c.get("args", []))
+                assert "--requirepass" not in argv and "PASSWORD)" not in argv, (values, name, argv)
+        assert seen >= 6, values
+    docs = render(*EVERY)
+    # Spring services: a config tree named after what each service already reads (no service change)
+    for svc in [s for s in SERVICES if SERVICES_VALUES[s].get("stores")]:
+        assert env(docs, svc)["SPRING_CONFIG_IMPORT"] == "optional:configtree:/etc/perflab/secrets/", svc
+    assert secret_files(docs, "mail") == secret_files(docs, "send") == {"PERFLAB_MYSQL_PASSWORD": ("t-perflab-mysql", "password")}
+    assert secret_files(docs, "gateway") == {"spring.data.redis.password": ("t-perflab-redis", "password")}
+    assert secret_files(docs, "shortener") == {"PERFLAB_MONGODB_PASSWORD": ("t-perflab-mongodb", "password"),
+                                               "spring.data.redis.password": ("t-perflab-redis", "password"),
+                                               "perflab.shortener.code-key": ("t-perflab-shortener-code-key", "code-key")}
+    s = env(docs, "shortener")
+    assert s["SPRING_MONGODB_URI"] == "mongodb://perflab:${PERFLAB_MONGODB_PASSWORD}@t-perflab-mongodb:27017/perflab_shortener?authSource=admin"
+    assert not {"PERFLAB_MYSQL_PASSWORD", "SPRING_DATA_REDIS_PASSWORD", "PERFLAB_SHORTENER_CODEKEY", "PERFLAB_MONGODB_PASSWORD"} & \
+        {k for svc in SERVICES for k in env(docs, svc)}
+    # the existing-Secret values still name where each file comes from
+    ext = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
+    assert secret_files(ext, "mail") == {"PERFLAB_MYSQL_PASSWORD": ("perflab-mysql-auth", "password")}
+    assert secret_files(ext, "shortener") == {"spring.mongodb.uri": ("perflab-mongodb-uri", "uri"),
+                                              "spring.data.redis.password": ("perflab-redis-auth", "password"),
+                                              "perflab.shortener.code-key": ("t-perflab-shortener-code-key", "code-key")}
+    assert "SPRING_MONGODB_URI" not in env(ext, "shortener")
+    mine = render("stores.mysql.auth.existingSecret=my-mysql", "services.shortener.codeKey.existingSecret=codes",
+                  "services.shortener.codeKey.key=k")
+    assert secret_files(mine, "route")["PERFLAB_MYSQL_PASSWORD"] == ("my-mysql", "password")
+    assert secret_files(mine, "shortener")["perflab.shortener.code-key"] == ("codes", "k")
+    # an operator's own import is kept, before the config tree, in the one SPRING_CONFIG_IMPORT
+    both = container(render("services.mail.env.SPRING_CONFIG_IMPORT=classpath:perflab/mariadb-standin.yaml"), "mail")["env"]
+    assert [e["value"] for e in both if e["name"] == "SPRING_CONFIG_IMPORT"] == \
+        ["classpath:perflab/mariadb-standin.yaml,optional:configtree:/etc/perflab/secrets/"], both
+    # a service with no secret gets neither the import nor the volume
+    plain = render(ROUTE[:-1] + ',"stores":[],"hikari":{}}')
+    assert "SPRING_CONFIG_IMPORT" not in env(plain, "route") and volume(plain, "route", "secrets") is None
+    # the seed Job reads mail's files the same way
+    seed = render("seed.enabled=true")
+    assert secret_files(seed, "mail-seed", "Job") == secret_files(seed, "mail")
+    assert env(seed, "mail-seed", "Job")["SPRING_CONFIG_IMPORT"] == "optional:configtree:/etc/perflab/secrets/"
+
+
+@test
+def stores_read_their_credentials_from_the_secrets_files_through_the_images_file_variables():
+    docs = render("stores.mysql.auth.existingSecret=my-mysql")
+    mysql = env(docs, "mysql", "StatefulSet")
+    assert mysql == {"MYSQL_ROOT_PASSWORD_FILE": "/etc/perflab/store/root-password", "MYSQL_USER": "perflab",
+                     "MYSQL_PASSWORD_FILE": "/etc/perflab/store/password"}, mysql
+    assert env(docs, "mongodb", "StatefulSet") == {"MONGO_INITDB_ROOT_USERNAME": "perflab",
+                                                   "MONGO_INITDB_ROOT_PASSWORD_FILE": "/etc/perflab/store/password"}
+    for store, secret, keys in [("mysql", "my-mysql", ["password", "root-password"]), ("mongodb", "t-perflab-mongodb", ["password"]),
+                                ("redis", "t-perflab-redis", ["password"])]:
+        [vol] = [v for v in sts_pod(docs, store)["volumes"] if v["name"] == "credentials"]
+        assert vol["secret"]["secretName"] == secret and [i["key"] for i in vol["secret"]["items"]] == keys, vol
+        assert vol["secret"]["defaultMode"] == 0o440
+        assert {"name": "credentials", "mountPath": "/etc/perflab/store", "readOnly": True} in container(docs, store, "StatefulSet")["volumeMounts"]
+    assert not [v for v in sts_pod(docs, "smtp")["volumes"] if v["name"] == "credentials"]
+
+
+def run_with_fakes(script, fakes, tmp, env_vars):
+    """Runs a container's shell script with each of `fakes` on PATH as a program that records its argv and stdin."""
+    bindir = Path(tmp) / "bin"
+    bindir.mkdir(exist_ok=True)
+    for name in fakes:
+        fake = bindir / name
+        fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{tmp}/{name}.argv"\ncat >> "{tmp}/{name}.stdin"\n'
+                        f'env >> "{tmp}/{name}.env"\n')
+        fake.chmod(0o755)
+    subprocess.run(["sh", "-ec", script], check=True, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                   env={"PATH": f"{bindir}:/usr/bin:/bin", **env_vars})
+    read = lambda n, part: (Path(tmp) / f"{n}.{part}").read_text() if (Path(tmp) / f"{n}.{part}").exists() else ""
+    return {n: {part: read(n, part) for part in ("argv", "stdin", "env")} for n in fakes}
+
+
+TRICKY = "p'w\\\"x $y`z #"
+
+
+@test
+def redis_takes_its_password_as_configuration_on_stdin_quoted_whatever_it_holds():
+    import tempfile
+    c = container(render(), "redis", "StatefulSet")
+    assert c["command"] == ["sh", "-c"]
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "password").write_text(TRICKY)
+        ran = run_with_fakes(c["args"][0].replace("/etc/perflab/store", tmp), ["redis-server"], tmp, {})["redis-server"]
+    argv = ran["argv"].split()
+    assert argv[-1] == "-" and argv[:6] == ["--appendonly", "yes", "--dir", "/data", "--port", "6379"], argv
+    assert "p'w" not in ran["argv"] and "requirepass" not in ran["argv"], ran["argv"]
+    line = ran["stdin"].strip()
+    assert line.startswith('requirepass "') and line.endswith('"'), line
+    # redis.conf's double-quoted string: \\ and \" are the only escapes needed
+    assert line[len('requirepass "'):-1].replace('\\"', '"').replace("\\\\", "\\") == TRICKY, line
+
+
+@test
+def the_database_job_reads_its_credentials_from_files_and_quotes_the_password_in_sql():
+    import tempfile
+    for values, sets, admin in [((KEY,), (), "root"),
+                                ((str(CHART / "ci" / "external-stores-values.yaml"),), ("stores.mysql.external.adminSecret=mysql-admin",), "dba")]:
+        docs = render(*sets, values=values)
+        pod = one(docs, "Job", "t-perflab-mysql-databases")["spec"]["template"]["spec"]
+        c = pod["containers"][0]
+        [vol] = [v for v in pod["volumes"] if v["name"] == "credentials"]
+        files = {i["path"]: (s["secret"]["name"], i["key"]) for s in vol["projected"]["sources"] for i in s["secret"]["items"]}
+        if admin == "root":
+            assert files == {"app-password": ("t-perflab-mysql", "password"), "admin-password": ("t-perflab-mysql", "root-password")}
+        else:
+            assert files == {"app-password": ("perflab-mysql-auth", "password"), "admin-username": ("mysql-admin", "username"),
+                             "admin-password": ("mysql-admin", "password")}, files
+        assert {"name": "credentials", "mountPath": "/etc/perflab/mysql", "readOnly": True} in c["volumeMounts"]
+        e = {x["name"]: x["value"] for x in c["env"]}
+        with tempfile.TemporaryDirectory() as tmp:
+            for name, content in [("app-password", TRICKY), ("admin-password", "adm1n"), ("admin-username", "dba")]:
+                (Path(tmp) / name).write_text(content)
+            ran = run_with_fakes(c["args"][0].replace("/etc/perflab/mysql", tmp), ["mysqladmin", "mysql"], tmp, e)
+        assert f"-u {admin}" in ran["mysql"]["argv"] and "adm1n" not in ran["mysql"]["argv"] + ran["mysqladmin"]["argv"]
+        assert "MYSQL_PWD=adm1n" in ran["mysql"]["env"].splitlines(), "the admin password reaches the client, not argv"
+        assert "IDENTIFIED BY 'p''w\\\\\"x $y`z #';" in ran["mysql"]["stdin"], ran["mysql"]["stdin"]
+
+
+@test
+def service_replicas_spread_over_nodes_softly_unless_placed_by_hand_or_switched_off():
+    def spread(docs):
+        return {d["metadata"]["name"]: d["spec"]["template"]["spec"].get("topologySpreadConstraints")
+                for d in docs if d["kind"] in ("Deployment", "StatefulSet", "Job")}
+    got = spread(render("seed.enabled=true", *EVERY))
+    for svc in SERVICES:
+        assert got[f"t-perflab-{svc}"] == [{
+            "maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
+            "labelSelector": {"matchLabels": {"app.kubernetes.io/name": svc, "app.kubernetes.io/instance": "t"}},
+            "matchLabelKeys": ["pod-template-hash"]}], (svc, got[f"t-perflab-{svc}"])
+    assert not [n for n, c in got.items() if c and n not in {f"t-perflab-{s}" for s in SERVICES}], got
+    assert not any(spread(render("scheduling.spreadReplicas=false")).values())
+    one_off = spread(render("services.shortener.scheduling.spreadReplicas=false"))
+    assert one_off["t-perflab-shortener"] is None and one_off["t-perflab-gateway"], one_off
+    only_one = spread(render("scheduling.spreadReplicas=false", "services.gateway.scheduling.spreadReplicas=true"))
+    assert only_one["t-perflab-gateway"] and not only_one["t-perflab-send"], only_one
+    # constraints of the operator's own replace the default, never add to it
+    placed = spread(render(values=(str(CHART / "ci" / "scheduling-values.yaml"),)))
+    assert placed["t-perflab-send"] == [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
+                                         "labelSelector": {"matchLabels": {"app.kubernetes.io/part-of": "perflab"}}}], placed
+    assert "/scheduling/spreadReplicas" in refuses("scheduling.spreadReplicas=sometimes")
+
+
+def rendered_notes(*sets, values=(KEY,)):
+    """NOTES.txt as `helm install` prints it (helm template leaves it out): rendered through `tpl` in a copy of the chart."""
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        chart = Path(tmp) / "perflab"
+        shutil.copytree(CHART, chart)
+        (chart / "files" / "NOTES.txt").write_text((CHART / "templates" / "NOTES.txt").read_text())
+        (chart / "templates" / "notes-as-configmap.yaml").write_text(
+            'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: notes }\ndata:\n  notes: {{ tpl (.Files.Get "files/NOTES.txt") . | quote }}\n')
+        return one(render(*sets, chart=chart, values=values), "ConfigMap", "notes")["data"]["notes"]
+
+
+@test
+def generated_secrets_are_named_with_the_values_that_replace_them_where_lookup_sees_no_cluster():
+    notes = rendered_notes()
+    assert "Generated secrets:" in notes and "`lookup`" in notes and "helm template" in notes and "Argo CD" in notes, notes
+    for value in ["stores.mysql.auth.existingSecret", "stores.mongodb.auth.existingSecret", "stores.redis.auth.existingSecret",
+                  "identity.existingSecret", "services.shortener.codeKey.existingSecret"]:
+        assert value in notes, value
+    assert "stores.smtp" not in notes
+    some = rendered_notes("stores.mysql.auth.existingSecret=m", "identity.existingSecret=i")
+    assert "stores.mysql.auth" not in some and "identity.existingSecret" not in some and "stores.redis.auth.existingSecret" in some
+    none = rendered_notes("identity.existingSecret=i", "services.shortener.codeKey.existingSecret=c",
+                          values=(str(CHART / "ci" / "external-stores-values.yaml"),))
+    assert "Generated secrets" not in none, none
+    values = (CHART / "values.yaml").read_text()
+    stores_intro = values.split("\nstores:\n")[0].rsplit("\n\n", 1)[1]
+    assert "`lookup`" in stores_intro and "helm template" in stores_intro and "Argo CD" in stores_intro, stores_intro
+    assert "helm template" in values.split("\n  existingSecret: \"\"")[0].rsplit("# --", 1)[1], "identity.existingSecret says it"
+
+
+@test
+def the_gateway_believes_forwarded_headers_only_from_the_listed_proxies():
+    assert "PERFLAB_GATEWAY_TRUSTEDPROXIES" not in env(render(), "gateway")  # none by default: the peer is the client
+    assert env(render(values=EXPOSURE), "gateway")["PERFLAB_GATEWAY_TRUSTEDPROXIES"] == "10.42.0.0/16,fd00:42::/64"
+    for values in [(KEY,), EXPOSURE]:
+        # the chart leaves the forwarded-header policy to the gateway's own configuration, as it runs in a cluster
+        g = env(render(values=values), "gateway")
+        assert not {"SERVER_FORWARDHEADERSSTRATEGY", "SPRING_MAIN_CLOUDPLATFORM"} & set(g), g
+    docs = render('--set-json gateway.trustedProxies=["10.0.0.0/8","192.0.2.7","fd00::/8"]', *EVERY)
+    assert env(docs, "gateway")["PERFLAB_GATEWAY_TRUSTEDPROXIES"] == "10.0.0.0/8,192.0.2.7,fd00::/8"
+    assert not [s for s in SERVICES if s != "gateway" and "PERFLAB_GATEWAY_TRUSTEDPROXIES" in env(docs, s)]
+    for bad in ["ingress.example.com", "10.0.0.0/33", "10.0.0.256", "10.0.0.0/8,10.1.0.0/16", ""]:
+        assert "/gateway/trustedProxies/0" in refuses(f'--set-json gateway.trustedProxies=["{bad}"]'), bad
+    doc = (CHART / "values.yaml").read_text().split("\n  trustedProxies:")[0].rsplit("# --", 1)[1]
+    assert "exposure.ingress" in doc and "exposure.httpRoute" in doc and "PERFLAB_GATEWAY_TRUSTEDPROXIES" in doc, doc
 
 
 # --- perflab-loadtest ----------------------------------------------------------------------------------------------
@@ -1218,7 +1541,8 @@ def each_service_gets_its_own_identity_key_and_only_the_certificates_it_trusts()
     docs = render()
     b64 = __import__("base64").b64decode
     secret = one(docs, "Secret", "t-perflab-identity")["data"]
-    assert sorted(secret) == ["gateway.key", "gateway.pem", "mail.key", "mail.pem"], sorted(secret)
+    signers = [s for s in SERVICES if SERVICES_VALUES[s].get("identity", {}).get("signs")]
+    assert sorted(secret) == sorted(f"{s}.{x}" for s in signers for x in ("key", "pem")), sorted(secret)
     assert b64(secret["gateway.key"]).decode().startswith("-----BEGIN RSA PRIVATE KEY-----")
     assert b64(secret["mail.pem"]).decode().startswith("-----BEGIN CERTIFICATE-----")
     assert secret["gateway.key"] != secret["mail.key"]
@@ -1226,7 +1550,8 @@ def each_service_gets_its_own_identity_key_and_only_the_certificates_it_trusts()
     assert identity_files(docs, "mail") == ["mail.key", "gateway.pem"]
     assert identity_files(docs, "send") == ["gateway.pem", "mail.pem"], "no service but mail holds mail's key"
     assert identity_files(docs, "shortener") == ["gateway.pem"]
-    for svc, key in [("gateway", "gateway"), ("mail", "mail"), ("send", None), ("shortener", None)]:
+    for svc in ENABLED:
+        key = svc if SERVICES_VALUES[svc].get("identity", {}).get("signs") else None
         e = env(docs, svc)
         assert e["PERFLAB_IDENTITY_DIR"] == "/etc/perflab/identity", svc
         assert e.get("PERFLAB_IDENTITY_SIGNING_KEY") == (key and f"file:/etc/perflab/identity/{key}.key"), (svc, e)
@@ -1236,9 +1561,9 @@ def each_service_gets_its_own_identity_key_and_only_the_certificates_it_trusts()
 
 @test
 def identity_keys_come_from_an_existing_secret_when_one_is_named():
-    docs = render("identity.existingSecret=my-identity")
+    docs = render("identity.existingSecret=my-identity", *EVERY)
     assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "t-perflab-identity"]
-    for svc in ["gateway", "mail", "send", "shortener"]:
+    for svc in SERVICES:
         assert volume(docs, svc, "identity")["secret"]["secretName"] == "my-identity", svc
 
 
@@ -1286,23 +1611,21 @@ def the_shortener_gets_a_generated_32_byte_code_key_or_an_existing_secrets():
     docs = render()
     sec = one(docs, "Secret", "t-perflab-shortener-code-key")
     assert len(base64.b64decode(base64.b64decode(sec["data"]["code-key"]))) == 32
-    ref = {x["name"]: x for x in container(docs, "shortener")["env"]}["PERFLAB_SHORTENER_CODEKEY"]["valueFrom"]["secretKeyRef"]
-    assert ref == {"name": "t-perflab-shortener-code-key", "key": "code-key"}, ref
+    assert secret_files(docs, "shortener")["perflab.shortener.code-key"] == ("t-perflab-shortener-code-key", "code-key")
     mine = render("services.shortener.codeKey.existingSecret=codes", "services.shortener.codeKey.key=k")
     assert not [d for d in mine if d["kind"] == "Secret" and d["metadata"]["name"].endswith("code-key")]
-    ref = {x["name"]: x for x in container(mine, "shortener")["env"]}["PERFLAB_SHORTENER_CODEKEY"]["valueFrom"]["secretKeyRef"]
-    assert ref == {"name": "codes", "key": "k"}, ref
-    assert "PERFLAB_SHORTENER_CODEKEY" not in {x["name"] for x in container(docs, "mail")["env"]}
+    assert secret_files(mine, "shortener")["perflab.shortener.code-key"] == ("codes", "k")
+    assert "perflab.shortener.code-key" not in secret_files(docs, "mail")
 
 
 # --- tracing ---------------------------------------------------------------------------------------------------------
 
 @test
 def tracing_is_off_by_default_and_one_value_turns_it_on_for_every_pod_with_its_collector_reachable():
-    docs = render()
-    assert not any(k.startswith("MANAGEMENT_TRACING") for n in ("gateway", "mail", "send", "shortener") for k in env(docs, n))
-    on = render("tracing.enabled=true", "tracing.endpoint=http://otel.observability:4318/v1/traces")
-    for n in ("gateway", "mail", "send", "shortener"):
+    docs = render(*EVERY)
+    assert not any(k.startswith("MANAGEMENT_TRACING") for n in SERVICES for k in env(docs, n))
+    on = render("tracing.enabled=true", "tracing.endpoint=http://otel.observability:4318/v1/traces", *EVERY)
+    for n in SERVICES:
         e = env(on, n)
         assert e["MANAGEMENT_TRACING_EXPORT_ENABLED"] == "true" and e["MANAGEMENT_TRACING_SAMPLING_PROBABILITY"] == "0.1", e
         assert e["MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT"] == "http://otel.observability:4318/v1/traces"

@@ -186,8 +186,8 @@ storageClassName: {{ $class | quote }}
 {{- end }}
 {{- end }}
 
-{{/* Env of the stores a service lists (mysql, mongodb, redis, smtp): the Deployment's and the mail seed Job's.
-     Arguments: (dict "root" $ "name" $name "svc" $svc). */}}
+{{/* Env of the stores a service lists (mysql, mongodb, redis, smtp): the Deployment's and the mail seed Job's. Their
+     credentials are files, not env (perflab.secretFiles). Arguments: (dict "root" $ "name" $name "svc" $svc). */}}
 {{- define "perflab.storeEnv" -}}
 {{- $root := .root }}
 {{- $name := .name }}
@@ -206,9 +206,6 @@ storageClassName: {{ $class | quote }}
   value: {{ $mysql.port | quote }}
 - name: PERFLAB_MYSQL_USER
   value: {{ $mysql.auth.username | quote }}
-- name: PERFLAB_MYSQL_PASSWORD
-  valueFrom:
-    secretKeyRef: { name: {{ include "perflab.storeSecretName" (dict "root" $root "store" "mysql") }}, key: password }
 - name: {{ printf "PERFLAB_%s_DB" $upper }}
   value: {{ printf "perflab_%s" (replace "-" "_" $name) | quote }}
 {{- range $key, $value := $svc.hikari }}
@@ -219,15 +216,11 @@ storageClassName: {{ $class | quote }}
 {{- if has "mongodb" $svc.stores }}
 {{- $mongo := $root.Values.stores.mongodb }}
 {{- if $mongo.deploy }}
-- name: PERFLAB_MONGODB_PASSWORD
-  valueFrom:
-    secretKeyRef: { name: {{ include "perflab.storeSecretName" (dict "root" $root "store" "mongodb") }}, key: password }
+{{- /* ${...} is Spring's placeholder (Kubernetes leaves it alone): the password comes from the secret files */}}
 - name: SPRING_MONGODB_URI
-  value: {{ printf "mongodb://%s:$(PERFLAB_MONGODB_PASSWORD)@%s:%v/perflab_%s?authSource=admin" $mongo.auth.username (include "perflab.storeHost" (dict "root" $root "store" "mongodb")) $mongo.port (replace "-" "_" $name) | quote }}
+  value: {{ printf "mongodb://%s:${PERFLAB_MONGODB_PASSWORD}@%s:%v/perflab_%s?authSource=admin" $mongo.auth.username (include "perflab.storeHost" (dict "root" $root "store" "mongodb")) $mongo.port (replace "-" "_" $name) | quote }}
 {{- else if $mongo.external.existingSecret }}
-- name: SPRING_MONGODB_URI
-  valueFrom:
-    secretKeyRef: { name: {{ $mongo.external.existingSecret }}, key: uri }
+{{- /* the whole URI is a secret file (spring.mongodb.uri) */}}
 {{- else if $mongo.external.uri }}
 - name: SPRING_MONGODB_URI
   value: {{ $mongo.external.uri | quote }}
@@ -242,11 +235,6 @@ storageClassName: {{ $class | quote }}
   value: {{ include "perflab.storeHost" (dict "root" $root "store" "redis") | quote }}
 - name: SPRING_DATA_REDIS_PORT
   value: {{ $redis.port | quote }}
-{{- if or $redis.deploy $redis.auth.existingSecret }}
-- name: SPRING_DATA_REDIS_PASSWORD
-  valueFrom:
-    secretKeyRef: { name: {{ include "perflab.storeSecretName" (dict "root" $root "store" "redis") }}, key: password }
-{{- end }}
 {{- end }}
 {{- if has "smtp" $svc.stores }}
 - name: {{ printf "PERFLAB_%s_SMTP_HOST" $upper }}
@@ -272,6 +260,13 @@ storageClassName: {{ $class | quote }}
 {{- else }}
 {{- printf "%s:%s" $repo (default .root.Chart.AppVersion .svc.image.tag) }}
 {{- end }}
+{{- end }}
+
+{{/* Image of a third-party container (the stores, the database Job, the test pod), pinned to a patch release:
+     <repository>:<tag>, or <repository>:<tag>@<digest> with a digest (the digest decides what runs, the tag tells a
+     reader which release it is). Arguments: the image values. */}}
+{{- define "perflab.thirdPartyImage" -}}
+{{- if .digest }}{{ printf "%s:%s@%s" .repository .tag .digest }}{{ else }}{{ printf "%s:%s" .repository .tag }}{{ end }}
 {{- end }}
 
 {{/* imagePullSecrets list (empty string when none). */}}
@@ -422,13 +417,24 @@ storageClassName: {{ $class | quote }}
 
 {{/* Scheduling of a pod (nodeSelector, tolerations, affinity, topologySpreadConstraints, priorityClassName): each
      key from the component's own `scheduling` when set there, else from the top-level `scheduling`, so the system
-     under test can be kept on a node pool of its own. Arguments: (dict "root" $ "own" $ownSchedulingOrNil). */}}
+     under test can be kept on a node pool of its own. A service's pods (optional "spread": its selector labels) with
+     no topologySpreadConstraints of their own spread over nodes, softly, while `spreadReplicas` (own, else top-level)
+     is on: two replicas on one node are one node failure from none. Arguments: (dict "root" $ "own"
+     $ownSchedulingOrNil ["spread" $selectorLabels]). */}}
 {{- define "perflab.scheduling" -}}
 {{- $global := .root.Values.scheduling | default dict }}
 {{- $own := .own | default dict }}
+{{- $spread := index $global "spreadReplicas" }}
+{{- if hasKey $own "spreadReplicas" }}{{ $spread = index $own "spreadReplicas" }}{{ end }}
 {{- range $key := list "priorityClassName" "nodeSelector" "tolerations" "affinity" "topologySpreadConstraints" }}
 {{- $v := index $global $key }}
 {{- if hasKey $own $key }}{{ $v = index $own $key }}{{ end }}
+{{- if and (eq $key "topologySpreadConstraints") (not $v) $.spread $spread }}
+{{- /* ScheduleAnyway: a preference, never a pod left Pending on a one-node cluster; pod-template-hash: during a
+       rollout only the new ReplicaSet's pods are counted */}}
+{{- $v = list (dict "maxSkew" 1 "topologyKey" "kubernetes.io/hostname" "whenUnsatisfiable" "ScheduleAnyway"
+    "labelSelector" (dict "matchLabels" $.spread) "matchLabelKeys" (list "pod-template-hash")) }}
+{{- end }}
 {{- if $v }}
 {{- if eq $key "priorityClassName" }}
 {{ $key }}: {{ $v | quote }}
