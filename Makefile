@@ -1,7 +1,9 @@
 # perflab: the two commands are `make up` and `make test`. Everything else is a convenience around scripts/.
 SHELL := /usr/bin/env bash
 .DEFAULT_GOAL := help
-USER ?= alice
+# Who `make token` signs for: WHO=bob, or USER=bob given on the command line. The environment's USER (root in a
+# login shell as root) is never taken for it.
+WHO ?= $(if $(filter command line,$(origin USER)),$(USER),alice)
 OFFICE ?= 1
 
 .PHONY: help up down status test load seed token bench-ids bench-gateway bench-send bench-route bench-notifier reliability build images ab compare
@@ -40,8 +42,8 @@ compare: ## two runs' summaries side by side: make compare A=.run/results/<run> 
 seed: ## deterministic demo data (SCALE=n links)
 	@scripts/seed.sh
 
-token: ## print a dev bearer token: make token USER=alice OFFICE=1
-	@scripts/jwt.sh token "$(USER)" "$(OFFICE)"
+token: ## print a dev bearer token: make token WHO=alice OFFICE=1
+	@scripts/jwt.sh token "$(WHO)" "$(OFFICE)"
 
 bench-ids: ## JMH: Snowflake ids/s at 1 and 16 threads vs the 4,096/ms limit
 	@scripts/bench-ids.sh

@@ -228,7 +228,7 @@ up() {
   log "prometheus http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT   (every service scraped; k6 runs remote-write here)"
   log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
   log "sms        127.0.0.1:$PERFLAB_SMS_SINK_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count"
-  log "token      make token USER=alice OFFICE=1"
+  log "token      make token WHO=alice OFFICE=1"
 }
 
 stop() { # name

@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from unit import CHART, ROOT, one, render  # noqa: E402
+from unit import CHART, ROOT, RenderError, one, render  # noqa: E402
 
 MONITORING = (str(CHART / "ci" / "monitoring-values.yaml"),)
 ROUTE_ON = "services.route.enabled=true"
@@ -26,6 +26,8 @@ DEMO = '--set-json services.demo={"enabled":true,"port":8090,"image":{"repositor
        '"resources":{"limits":{"cpu":"1","memory":"1536Mi"}},"stores":["mysql"]}'
 SYSTEM = ["overview", "jvm", "hikaricp"]
 VALUES = yaml.safe_load((CHART / "values.yaml").read_text())
+# every service of the chart (its values blocks), those off by default too
+EVERY = tuple(f"services.{s}.enabled=true" for s in VALUES["services"])
 # Grafana's own variables; every other __NAME__ is a chart placeholder that must have been filled
 GRAFANA = re.compile(r"\$__(rate_interval|interval|range)\b")
 
@@ -75,8 +77,8 @@ def variables(board):
 
 @test
 def every_dashboard_is_a_labelled_configmap_of_json_with_its_placeholders_filled():
-    boards = dashboards(render(ROUTE_ON, values=MONITORING))
-    services = ["gateway", "mail", "send", "route", "shortener", "notifier"]
+    boards = dashboards(render(ROUTE_ON, *EVERY, values=MONITORING))
+    services = list(VALUES["services"])
     want = {f"t-perflab-{s}-dashboard" for s in services} | {f"t-perflab-dashboard-{b}" for b in SYSTEM}
     assert set(boards) == want, sorted(boards)
     uids = set()
@@ -212,37 +214,75 @@ def the_hikaricp_dashboard_is_only_about_pools_and_the_jvm_dashboard_reads_clust
         assert t in titles, t
 
 
-def k6_thresholds():
-    """(service, k6 metric, percentile, limit in seconds) of every latency threshold of the k6 smokes of the services
-    with a dashboard of their own (a service's SLOs join the overview with its dashboard file)."""
+def k6_object(path):
+    """The object of a k6 SLO module (`export default { JSON };` under comment lines), read as the chart reads it."""
+    text = re.sub(r"(?m)^[ \t]*//.*$", "", path.read_text()).strip()
+    return json.loads(text.removeprefix("export default").strip().removesuffix(";"))
+
+
+def k6_slos():
+    """(service, endpoint, percentile, limit in seconds) of every endpoint SLO the k6 tests state once
+    (k6-tests/<service>/slo.js) for the services with a dashboard of their own (a service's SLOs join the overview
+    with its dashboard file)."""
     out = []
-    for f in sorted((ROOT / "k6-tests").glob("*/smoke.js")):
-        if not (CHART / "files" / "dashboards" / f"{f.parent.name}.json").exists():
+    for f in sorted((ROOT / "k6-tests").glob("*/slo.js")):
+        svc = f.parent.name
+        if svc == "lib" or not (CHART / "files" / "dashboards" / f"{svc}.json").exists():
             continue
-        block = re.search(r"thresholds:\s*\{(.*?)\n\s*\},", f.read_text(), re.S).group(1)
-        for metric, limits in re.findall(r"^\s*'?([\w{}:]+)'?:\s*\[(.*?)\]", block, re.M):
-            for q, ms in re.findall(r"p\((\d+)\)<(\d+)", limits):
-                out.append((f.parent.name, metric, int(q), int(ms) / 1000))
+        for endpoint, stated in k6_object(f)["endpoints"].items():
+            for q, ms in stated.items():
+                if re.fullmatch(r"p\d+", q):
+                    out.append((svc, endpoint, int(q[1:]), ms / 1000))
     return out
 
 
 @test
-def the_overview_slos_are_the_k6_smoke_thresholds():
+def the_overview_slos_are_the_ones_the_k6_tests_state():
     _, overview = dashboards(render(values=MONITORING))["t-perflab-dashboard-overview"]
     by_title = {p["title"]: p for p in panels(overview["panels"])}
-    slo = by_title["Latency SLOs used (server-side percentile / k6 threshold)"]["targets"]
-    thresholds = k6_thresholds()
-    assert len(thresholds) >= 5, thresholds
-    for svc, metric, q, limit in thresholds:
-        match = [t for t in slo if f'perflab_service="{svc}"' in t["expr"] and t["expr"].startswith(f"histogram_quantile(0.{q},")
-                 and t["expr"].endswith(f"/ {limit:g}")]
-        assert len(match) == 1, (svc, metric, q, limit, [t["expr"][-60:] for t in slo])
-    assert len(slo) == len(thresholds), "a latency SLO on the overview that no k6 smoke threshold states"
-    for f in (ROOT / "k6-tests").glob("*/smoke.js"):
-        if (CHART / "files" / "dashboards" / f"{f.parent.name}.json").exists():
-            assert "http_req_failed: ['rate<0.01']" in f.read_text(), f
-    budget = by_title["Error budget left over the time range (99% of requests not 5xx)"]["targets"][0]["expr"]
-    assert budget.endswith("/ 0.01") and 'httpStatusCode=~"5.."' in budget, budget
+    title = "Latency SLOs used (server-side percentile / k6 threshold)"
+    slo = by_title[title]["targets"]
+    # the file names each target's SLO (a PromQL comment the chart turns into the division)
+    raw = json.loads((CHART / "files" / "dashboards" / "system" / "overview.json").read_text())
+    [written] = [p["targets"] for p in panels(raw["panels"]) if p["title"] == title]
+    slos = k6_slos()
+    assert len(slos) >= 9, slos
+    for svc, endpoint, q, limit in slos:
+        at = [i for i, t in enumerate(written) if t["expr"].endswith(f" # __slo:{svc}.{endpoint}.p{q}__")]
+        assert len(at) == 1, (svc, endpoint, q, "not exactly one overview line")
+        t = slo[at[0]]
+        assert f'perflab_service="{svc}"' in t["expr"] and t["expr"].startswith(f"histogram_quantile(0.{q},") \
+            and t["expr"].endswith(f"/ {limit:g}"), (svc, endpoint, q, limit, t["expr"][-60:])
+    assert len(slo) == len(slos), "a latency SLO on the overview that no k6 SLO file states"
+    failed = k6_object(ROOT / "k6-tests" / "lib" / "slo.js")["failed"]
+    budget = by_title[f"Error budget left over the time range ({100 - failed * 100:g}% of requests not 5xx)"]["targets"][0]["expr"]
+    assert budget.endswith(f"/ {failed:g}") and 'httpStatusCode=~"5.."' in budget, budget
+
+
+@test
+def the_k6_smokes_and_the_office_day_take_their_slos_from_the_slo_files_and_type_none():
+    scripts = sorted((ROOT / "k6-tests").glob("*/smoke.js")) + [ROOT / "k6-tests" / "office" / "day.js"]
+    assert len(scripts) >= 5, scripts
+    for f in scripts:
+        text = f.read_text()
+        assert "from '../lib/thresholds.js'" in text and "slo.js'" in text, f
+        assert not re.search(r"p\(\d+\)\s*<|rate\s*[<>]", text), (f, "a limit typed in the script, not read from an SLO file")
+
+
+@test
+def an_slo_file_the_chart_cannot_read_fails_the_rendering_naming_it():
+    import shutil
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        chart = Path(tmp) / "perflab"
+        shutil.copytree(CHART, chart)  # the k6 symlink copied as the files it points at
+        (chart / "files" / "k6" / "route" / "slo.js").write_text('export default { endpoints: { points: { p95: 1000 } } };\n')
+        try:
+            render(chart=chart, values=MONITORING)
+        except RenderError as e:
+            assert "route/slo.js is not `export default { JSON };`" in str(e), e
+        else:
+            raise AssertionError("a route/slo.js that is no JSON rendered")
 
 
 @test

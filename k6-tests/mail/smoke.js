@@ -1,11 +1,14 @@
-// Smoke of every mail endpoint through the gateway, seed 000's mix at a small bounded rate. Thresholds are SLOs.
+// Smoke of every mail endpoint through the gateway, seed 000's mix at a small bounded rate. Thresholds are the SLOs
+// of ./slo.js.
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Trend } from 'k6/metrics';
 import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 import { profileOptions } from '../lib/profiles.js';
+import { failures, latency } from '../lib/thresholds.js';
 import { findMails } from './common.js';
+import slo from './slo.js';
 
 const listDuration = new Trend('mail_list_duration', true);
 const readDuration = new Trend('mail_read_duration', true);
@@ -14,12 +17,8 @@ export const options = profileOptions({
   rate: 10,
   vus: 20,
   maxVUs: 60,
-  thresholds: {
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-    mail_list_duration: ['p(95)<500'],
-    mail_read_duration: ['p(95)<1500'],
-  },
+  thresholds: Object.assign(failures(slo),
+    latency(slo, ['list', 'read'], { metrics: { list: 'mail_list_duration', read: 'mail_read_duration' } })),
 });
 
 export function setup() {

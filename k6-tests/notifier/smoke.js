@@ -1,11 +1,13 @@
 // Smoke of every notifier endpoint through the gateway: an event, a guestbook signing and its SMS, the guestbook page,
-// a sign-up and its welcome mail, a duplicate sign-up refused. Thresholds are SLOs.
+// a sign-up and its welcome mail, a duplicate sign-up refused. Thresholds are the SLOs of ./slo.js.
 import http from 'k6/http';
 import { check } from 'k6';
 import { BASE_URL, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 import { profileOptions } from '../lib/profiles.js';
+import { failures, latency } from '../lib/thresholds.js';
 import { createEvent, notifierHeaders, sign } from './common.js';
+import slo from './slo.js';
 
 export const options = profileOptions({
   // a smoke's load: each iteration signs a member up, and BCrypt costs ~100 ms of a core per sign-up. At 5/s the smoke
@@ -14,14 +16,8 @@ export const options = profileOptions({
   rate: 2,
   vus: 5,
   maxVUs: 20,
-  thresholds: {
-    // the duplicate sign-up's 409 is expected (its responseCallback), not a failure
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-    'http_req_duration{name:sign}': ['p(95)<100'],
-    // BCrypt (strength 10) is most of a sign-up's time
-    'http_req_duration{name:member}': ['p(95)<300'],
-  },
+  // the duplicate sign-up's 409 is expected (its responseCallback), not a failure
+  thresholds: Object.assign(failures(slo), latency(slo, ['sign', 'member'])),
 });
 
 export function setup() {

@@ -1,21 +1,19 @@
 // Smoke of every route endpoint through the gateway: a route created, its metadata, its points in each encoding,
-// gzip and the 304 of a repeated read. Thresholds are SLOs.
+// gzip and the 304 of a repeated read. Thresholds are the SLOs of ./slo.js.
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { BASE_URL, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 import { profileOptions } from '../lib/profiles.js';
+import { failures, latency } from '../lib/thresholds.js';
 import { routeBody, routeHeaders } from './common.js';
+import slo from './slo.js';
 
 export const options = profileOptions({
   rate: 10,
   vus: 10,
   maxVUs: 40,
-  thresholds: {
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-    'http_req_duration{name:points}': ['p(95)<1000'],
-  },
+  thresholds: Object.assign(failures(slo), latency(slo, ['points'])),
 });
 
 export function setup() {

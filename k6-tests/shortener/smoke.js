@@ -1,11 +1,13 @@
 // Smoke of the shortener through the gateway: each iteration creates one link and follows it ten times
-// (seed 004's mix). Small and bounded: it checks the SLOs, it does not look for the limit.
+// (seed 004's mix). Small and bounded: it checks the SLOs of ./slo.js, it does not look for the limit.
 import http from 'k6/http';
 import { check, fail } from 'k6';
 import { Trend, Counter } from 'k6/metrics';
 import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
 import { profileOptions } from '../lib/profiles.js';
+import { failures, latency } from '../lib/thresholds.js';
+import slo from './slo.js';
 
 const createDuration = new Trend('shortener_create_duration', true);
 const redirectDuration = new Trend('shortener_redirect_duration', true);
@@ -15,12 +17,8 @@ export const options = profileOptions({
   rate: 20,
   vus: 20,
   maxVUs: 100,
-  thresholds: {
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-    shortener_create_duration: ['p(95)<300'],
-    shortener_redirect_duration: ['p(95)<100', 'p(99)<250'],
-  },
+  thresholds: Object.assign(failures(slo), latency(slo, ['create', 'redirect'],
+    { metrics: { create: 'shortener_create_duration', redirect: 'shortener_redirect_duration' } })),
 });
 
 export function setup() {
