@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 import dev.perflab.platform.LabSwitches;
 import dev.perflab.platform.work.ClaimLoop;
@@ -18,7 +19,7 @@ import dev.perflab.platform.work.ClaimLoop;
  * @param maxBodyChars text or HTML body characters returned by a mail read (longer bodies are cut and flagged)
  * @param sendHandoff lab switch: {@code outbox} (fixed) or {@code nested-requires-new} (seed 000's hand-off)
  * @param relay the outbox relay that hands accepted sends to the send service
- * @param quota recipients a user and an office may send per hour
+ * @param quota recipients a user and an office may send per hour, EML bytes an office may write per day
  */
 @ConfigurationProperties("perflab.mail")
 public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @DefaultValue("streaming") EmlRead emlRead,
@@ -80,17 +81,26 @@ public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @D
 	 * relay takes it. Per user: far above what a person addresses by hand, and still room for six mails of the most
 	 * recipients a mail may have (300); it stops one compromised account within the hour. Per office: 25 users at their
 	 * limit; it stops many accounts at once before the relay is blocklisted for every other office too.
+	 * <p>
+	 * EML bytes an office may write per UTC day, every send counted (an unsaved one's file stays until send holds its
+	 * copy, longer while send is down): the recipient counts let an office write a file of up to ~1.4 MB per recipient,
+	 * 70 GB an hour, into the one volume every office shares. 10 GB is ~7,000 of the largest EMLs a send can write, or
+	 * over 30 million of the load tests' ~300-byte mails; 0 turns it off.
 	 *
 	 * @param perUser recipients per user per hour
 	 * @param perOffice recipients per office per hour
-	 * @param retention how long an hour's counters are kept after the hour (for an operator) before they are deleted
+	 * @param retention how long a window's counters are kept after it (for an operator) before they are deleted
+	 * @param storedPerOffice EML bytes per office per UTC day
 	 */
 	public record Quota(@DefaultValue("2000") int perUser, @DefaultValue("50000") int perOffice,
-			@DefaultValue("1d") Duration retention) {
+			@DefaultValue("1d") Duration retention, @DefaultValue("10GB") DataSize storedPerOffice) {
 
 		public Quota {
 			if (perUser < 0 || perOffice < 0) {
 				throw new IllegalArgumentException("perflab.mail.quota limits are recipients per hour, 0 for none");
+			}
+			if (storedPerOffice.isNegative()) {
+				throw new IllegalArgumentException("perflab.mail.quota.stored-per-office is bytes per day, 0 for none");
 			}
 		}
 	}

@@ -22,13 +22,14 @@ import dev.perflab.platform.LabSwitches;
  * asking route ({@code Surrogate-Control: max-age}; a re-dispatch shows at the gateway after at most this; 0: every
  * read reaches route, which answers 304 while the version holds)
  * @param refTtl how long a route's version is remembered between points reads (a re-dispatch shows after this)
+ * @param quota route points an office may store per UTC day
  * @param seed the demo data {@code java -jar route.jar --perflab.route.seed.routes=N} writes
  */
 @ConfigurationProperties("perflab.route")
 public record RouteProperties(@DefaultValue("jdbc-stream") PointsFetch pointsFetch,
 		@DefaultValue("50000") int maxPoints, @DefaultValue("-2147483648") int fetchSize,
 		@DefaultValue BodyCache bodyCache, @DefaultValue("1h") Duration maxAge, @DefaultValue("5s") Duration edgeMaxAge,
-		@DefaultValue("5s") Duration refTtl,
+		@DefaultValue("5s") Duration refTtl, @DefaultValue Quota quota,
 		@DefaultValue Seed seed) implements LabSwitches {
 
 	@Override
@@ -58,6 +59,24 @@ public record RouteProperties(@DefaultValue("jdbc-stream") PointsFetch pointsFet
 
 		public int concurrentFills() {
 			return fills > 0 ? fills : Runtime.getRuntime().availableProcessors();
+		}
+	}
+
+	/**
+	 * Points an office may store through {@code POST /v1/routes} per UTC day; 0 turns it off. A create may carry 50,000
+	 * points (~50 bytes each in InnoDB) and nothing bounded how often: one caller could fill the database at ~2.5 MB a
+	 * request. 5,000,000 is 250 of seed 002's 20,000-point routes a day (~250 MB); the whole {@code make test} creates
+	 * ~85,000. The seeder's demo routes are an operator's, not an office's, and are not counted.
+	 *
+	 * @param pointsPerOffice points per office per UTC day
+	 * @param retention how long a day's counters are kept after it (for an operator) before they are deleted
+	 */
+	public record Quota(@DefaultValue("5000000") long pointsPerOffice, @DefaultValue("1d") Duration retention) {
+
+		public Quota {
+			if (pointsPerOffice < 0) {
+				throw new IllegalArgumentException("perflab.route.quota.points-per-office is points per day, 0 for none");
+			}
 		}
 	}
 

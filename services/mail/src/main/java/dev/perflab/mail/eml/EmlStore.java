@@ -65,11 +65,16 @@ public class EmlStore {
 
 	public void delete(String relative) {
 		try {
-			Files.deleteIfExists(resolve(relative));
+			discard(relative);
 		}
 		catch (IOException e) {
 			// an orphan file is harmless: no row points at it
 		}
+	}
+
+	/** Deletes a file a row still names; one already gone is no error, so a release cut short can run again. */
+	public void discard(String relative) throws IOException {
+		Files.deleteIfExists(resolve(relative));
 	}
 
 	@FunctionalInterface

@@ -11,14 +11,15 @@ class HandoffConfiguration {
 
 	@Bean
 	@ConditionalOnProperty(name = "perflab.mail.send-handoff", havingValue = "outbox", matchIfMissing = true)
-	SendHandoff outboxHandoff(TransactionTemplate tx, SentMails mails, OutboxRelay relay, RecipientQuota quota) {
-		return new OutboxHandoff(tx, mails, relay, quota);
+	SendHandoff outboxHandoff(TransactionTemplate tx, SentMails mails, OutboxRelay relay, RecipientQuota quota,
+			StorageQuota storage) {
+		return new OutboxHandoff(tx, mails, relay, quota, storage);
 	}
 
 	@Bean
 	@ConditionalOnProperty(name = "perflab.mail.send-handoff", havingValue = "nested-requires-new")
 	SendHandoff nestedRequiresNewHandoff(PlatformTransactionManager transactions, SentMails mails, OutboxRelay relay,
-			RecipientQuota quota) {
-		return new NestedRequiresNewHandoff(transactions, mails, relay, quota);
+			RecipientQuota quota, StorageQuota storage) {
+		return new NestedRequiresNewHandoff(transactions, mails, relay, quota, storage);
 	}
 }

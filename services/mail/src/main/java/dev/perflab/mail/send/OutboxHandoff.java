@@ -8,8 +8,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The fixed hand-off: one transaction on one connection commits the mail, its receipt tags and an outbox row, and
  * the answer is 202. The relay pushes the row to send afterwards, with no connection held (seed 000's fix, made
- * durable: the seed's plain async call would have lost the send on a crash). The recipient quota is charged last, so
- * the send holds its office's counter row only for its commit, and a refused send leaves nothing behind.
+ * durable: the seed's plain async call would have lost the send on a crash). The recipient and storage quotas are
+ * charged last (in that order in every send), so the send holds its office's counter rows only for its commit, and a
+ * refused send leaves nothing behind.
  */
 class OutboxHandoff implements SendHandoff {
 
@@ -26,11 +27,14 @@ class OutboxHandoff implements SendHandoff {
 
 	private final RecipientQuota quota;
 
-	OutboxHandoff(TransactionTemplate tx, SentMails mails, OutboxRelay relay, RecipientQuota quota) {
+	private final StorageQuota storage;
+
+	OutboxHandoff(TransactionTemplate tx, SentMails mails, OutboxRelay relay, RecipientQuota quota, StorageQuota storage) {
 		this.tx = tx;
 		this.mails = mails;
 		this.relay = relay;
 		this.quota = quota;
+		this.storage = storage;
 	}
 
 	@Override
@@ -42,6 +46,7 @@ class OutboxHandoff implements SendHandoff {
 					mails.receiptTags(draft, mailNo);
 					mails.outbox(draft, mailNo);
 					quota.charge(draft.account(), draft.recipients().size());
+					storage.charge(draft.account().office(), draft.size());
 					relay.wakeAfterCommit();
 					return mailNo;
 				});

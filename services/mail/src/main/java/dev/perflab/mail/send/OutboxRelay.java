@@ -47,6 +47,10 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 
 	private final RecipientQuota quota;
 
+	private final StorageQuota storage;
+
+	private final UnsavedEmls emls;
+
 	private final AtomicLong backlog = new AtomicLong();
 
 	private final AtomicLong deadRows = new AtomicLong();
@@ -58,7 +62,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 	private final Counter dead;
 
 	OutboxRelay(JdbcClient jdbc, TransactionTemplate tx, SendClient send, JsonMapper json, MailProperties properties,
-			RecipientQuota quota, MeterRegistry meters) {
+			RecipientQuota quota, StorageQuota storage, UnsavedEmls emls, MeterRegistry meters) {
 		super("outbox", properties.relay().concurrency(), properties.relay().batchSize(),
 				properties.relay().pollInterval());
 		this.jdbc = jdbc;
@@ -67,6 +71,8 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		this.json = json;
 		this.settings = properties.relay();
 		this.quota = quota;
+		this.storage = storage;
+		this.emls = emls;
 		this.pushed = Counter.builder("perflab.mail.outbox.pushes").tag("result", "sent").register(meters);
 		this.retried = Counter.builder("perflab.mail.outbox.pushes").tag("result", "retry").register(meters);
 		this.dead = Counter.builder("perflab.mail.outbox.pushes").tag("result", "dead").register(meters);
@@ -91,11 +97,21 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		}
 	}
 
-	/** Pushes one row and marks it sent when send took it; @return the status send answered */
+	/**
+	 * Pushes one row and marks it sent when send took it (send answers 200/201 only once the job and its EML are
+	 * committed on its side), queuing an unsaved mail's EML for deletion in the same transaction. A row another relay
+	 * already marked (this one's lease ran out while it pushed) is left as it is. @return the status send answered
+	 */
 	private int push(Row row) throws IOException, InterruptedException {
 		int status = send.push(row.id(), row.jobId(), json.readValue(row.payload(), OutboxJob.class));
 		if (status == 200 || status == 201) {
-			jdbc.sql("UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?").params(now(), row.id()).update();
+			tx.executeWithoutResult(marking -> {
+				if (jdbc.sql("UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ? AND sent_at IS NULL")
+					.params(now(), row.id())
+					.update() == 1) {
+					emls.queue(row.id());
+				}
+			});
 			pushed.increment();
 		}
 		return status;
@@ -111,11 +127,13 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		backlog.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL AND dead_at IS NULL")
 			.query(Long.class).single());
 		deadRows.set(jdbc.sql("SELECT COUNT(*) FROM outbox WHERE dead_at IS NOT NULL").query(Long.class).single());
+		// a release not done within a lease of its push was left by a relay that died or failed: done here
+		emls.releaseQueued(Instant.now().minus(settings.lease()), settings.batchSize());
 	}
 
 	/**
 	 * Rows send acknowledged more than {@code retention} ago, in small batches (no long lock on the table); and the
-	 * recipient quota's counters of past hours (mail's one periodic task; a deployment that sends runs a relay).
+	 * quotas' counters of past hours and days (mail's one periodic task; a deployment that sends runs a relay).
 	 */
 	@Override
 	protected void purge() {
@@ -126,6 +144,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		}
 		while (deleted == 1000 && !stopping());
 		quota.purge();
+		storage.purge();
 	}
 
 	@Override
@@ -157,6 +176,7 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		try {
 			status = push(row);
 			if (status == 200 || status == 201) {
+				emls.releaseAfterPush(row.id());
 				return;
 			}
 			error = "send answered " + status;
@@ -185,13 +205,19 @@ class OutboxRelay extends ClaimLoop<OutboxRelay.Row> {
 		boolean permanent = status >= 400 && status < 500 && status != 408 && status != 429;
 		if (permanent) {
 			// a job send refuses as malformed will never pass: keep it visible instead of retrying forever
-			jdbc.sql("UPDATE outbox SET dead_at = ?, last_error = ? WHERE id = ?").params(now(), trimmed, row.id()).update();
-			dead.increment();
-			log.error("outbox {}: dead, not retried: {}", row.id(), trimmed);
+			// a row another relay got sent meanwhile (its EML then deleted: 410 here) stays sent
+			if (jdbc.sql("UPDATE outbox SET dead_at = ?, last_error = ? WHERE id = ? AND sent_at IS NULL")
+				.params(now(), trimmed, row.id())
+				.update() == 1) {
+				dead.increment();
+				log.error("outbox {}: dead, not retried: {}", row.id(), trimmed);
+			}
 			return;
 		}
 		Timestamp next = Timestamp.from(Instant.now().plus(settings.backoffAfter(row.attempt())));
-		jdbc.sql("UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ?").params(next, trimmed, row.id()).update();
+		jdbc.sql("UPDATE outbox SET next_attempt_at = ?, last_error = ? WHERE id = ? AND sent_at IS NULL")
+			.params(next, trimmed, row.id())
+			.update();
 		retried.increment();
 		if (row.attempt() == 1 || row.attempt() % 10 == 0) {
 			log.warn("outbox {}: push attempt {} failed, retrying: {}", row.id(), row.attempt(), trimmed);

@@ -30,8 +30,9 @@ import dev.perflab.platform.ProblemException;
  * Accepts a send request. The EML is written and synced first, outside any transaction; then the hand-off
  * (the lab switch {@code perflab.mail.send-handoff}) commits the sent mail, its receipt tags and what the send
  * service needs. The fixed hand-off never waits on the send service while holding a connection (seed 000's
- * REQUIRES_NEW inside an open transaction starved a pool of 10). The recipient quota refuses a send at once when its
- * hour is already full, and for good inside the hand-off's transaction (a 429 that writes nothing).
+ * REQUIRES_NEW inside an open transaction starved a pool of 10). The recipient and storage quotas refuse a send at
+ * once when its hour or day is already full, and for good inside the hand-off's transaction (a 429 that writes
+ * nothing; its EML is deleted).
  */
 @Service
 class Sends {
@@ -48,10 +49,13 @@ class Sends {
 
 	private final RecipientQuota quota;
 
-	Sends(EmlStore store, SendHandoff handoff, RecipientQuota quota) {
+	private final StorageQuota storage;
+
+	Sends(EmlStore store, SendHandoff handoff, RecipientQuota quota, StorageQuota storage) {
 		this.store = store;
 		this.handoff = handoff;
 		this.quota = quota;
+		this.storage = storage;
 	}
 
 	/** @return the mail number and the id of its hand-off to send */
@@ -71,6 +75,8 @@ class Sends {
 			throw ProblemException.badRequest("invalid-recipients", "A mail needs 1 to " + MAX_RECIPIENTS + " recipients");
 		}
 		quota.precheck(account, recipients.size());
+		// the body's characters are fewer than the bytes of any encoding of them: what the EML will at least take
+		storage.precheck(account.office(), request.content().length());
 		// cert_key is seed 000's client-chosen key: accepted for its clients and ignored, since a chosen key can be guessed
 		Map<String, String> receiptKeys = new LinkedHashMap<>();
 		if (request.isReceiptConfirm()) {

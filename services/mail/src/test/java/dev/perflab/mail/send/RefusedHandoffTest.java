@@ -49,6 +49,12 @@ class RefusedHandoffTest extends MailServiceTest {
 	@Autowired
 	RecipientQuota quota;
 
+	@Autowired
+	StorageQuota storage;
+
+	@Autowired
+	UnsavedEmls emls;
+
 	@Test
 	void aRefusedHandoffIsDeadLetteredAndVisible() throws Exception {
 		HttpResponse<String> accepted = api.post("alice", "/v2/mails/send", "application/json",
@@ -99,6 +105,6 @@ class RefusedHandoffTest extends MailServiceTest {
 		SendClient client = new SendClient(RestClient.builder(), json, store, local,
 				new StaticListableBeanFactory(Map.of("signer", TestIdentity.mailSigner())).getBeanProvider(IdentitySigner.class),
 				new RelayTraces(io.micrometer.tracing.Tracer.NOOP, io.micrometer.tracing.propagation.Propagator.NOOP));
-		return new OutboxRelay(jdbcClient, tx, client, json, local, quota, meters);
+		return new OutboxRelay(jdbcClient, tx, client, json, local, quota, storage, emls, meters);
 	}
 }

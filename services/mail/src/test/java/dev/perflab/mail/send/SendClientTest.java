@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.util.unit.DataSize;
 import org.springframework.web.client.RestClient;
 
 import dev.perflab.identity.Identity;
@@ -55,7 +56,7 @@ class SendClientTest {
 					Duration.ofDays(1));
 			MailProperties properties = new MailProperties(MailProperties.ListCount.NOT_EXISTS,
 					MailProperties.EmlRead.STREAMING, storage, 100, 1000, MailProperties.SendHandoff.OUTBOX, relay,
-					new MailProperties.Quota(0, 0, Duration.ofDays(1)));
+					new MailProperties.Quota(0, 0, Duration.ofDays(1), DataSize.ofBytes(0)));
 			SendClient client = new SendClient(RestClient.builder(), JsonMapper.builder().build(),
 					new EmlStore(properties), properties,
 					new StaticListableBeanFactory(Map.of("signer", TestIdentity.mailSigner()))

@@ -15,13 +15,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.stereotype.Service;
-import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.perflab.route.RouteProperties;
 import dev.perflab.route.route.CreateRouteRequest.PointInput;
 import dev.perflab.route.route.CreateRouteRequest.StopInput;
 
-/** Dispatched routes: written in one transaction (a reader never sees half a route), read per office. */
+/**
+ * Dispatched routes: written in one transaction (a reader never sees half a route), counted against the office's
+ * point quota in that transaction, read per office.
+ */
 @Service
 public class Routes {
 
@@ -31,14 +34,20 @@ public class Routes {
 
 	private final RouteProperties properties;
 
+	private final TransactionTemplate tx;
+
+	private final PointQuota quota;
+
 	private final Clock clock;
 
 	private final Cache<RefKey, Ref> refs;
 
-	Routes(JdbcClient jdbc, JdbcTemplate template, RouteProperties properties) {
+	Routes(JdbcClient jdbc, JdbcTemplate template, RouteProperties properties, TransactionTemplate tx, PointQuota quota) {
 		this.jdbc = jdbc;
 		this.template = template;
 		this.properties = properties;
+		this.tx = tx;
+		this.quota = quota;
 		this.clock = Clock.systemUTC();
 		this.refs = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(properties.refTtl()).build();
 	}
@@ -47,9 +56,25 @@ public class Routes {
 	public record Ref(long id, int version, int pointCount) {
 	}
 
-	@Transactional
+	/** A caller's route: refused (429, nothing written) when its points would pass the office's quota of the day. */
 	public long create(String office, String user, CreateRouteRequest request) {
 		RouteValidation.check(request, properties.maxPoints());
+		int points = request.points().size();
+		quota.precheck(office, points);
+		return tx.execute(status -> {
+			long id = write(office, user, request);
+			quota.charge(office, points);
+			return id;
+		});
+	}
+
+	/** The seeder's demo routes: an operator's data, not an office's use, so not counted against its quota. */
+	public long createUncounted(String office, String user, CreateRouteRequest request) {
+		RouteValidation.check(request, properties.maxPoints());
+		return tx.execute(status -> write(office, user, request));
+	}
+
+	private long write(String office, String user, CreateRouteRequest request) {
 		GeneratedKeyHolder key = new GeneratedKeyHolder();
 		Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
 		template.update(connection -> {

@@ -12,8 +12,9 @@ import dev.perflab.route.route.Routes;
 
 /**
  * Deterministic demo routes: route n (from 1) always has the same stops and points (a random walk around Seoul
- * seeded by n), between {@code min-points} and {@code max-points} of them, written through {@link Routes#create}
- * (one transaction and batched inserts per route). Routes already seeded are kept, so a rerun only adds the missing
+ * seeded by n), between {@code min-points} and {@code max-points} of them, written through
+ * {@link Routes#createUncounted} (one transaction and batched inserts per route; an operator's demo data is no office's
+ * point quota). Routes already seeded are kept, so a rerun only adds the missing
  * ones.
  */
 @Component
@@ -53,7 +54,7 @@ public class Seeder {
 		for (int n = have + 1; n <= count; n++) {
 			long one = System.nanoTime();
 			var request = SeedRoutes.route(n, settings.minPoints(), settings.maxPoints());
-			long id = routes.create(settings.office(), SEEDER, request);
+			long id = routes.createUncounted(settings.office(), SEEDER, request);
 			points += request.points().size();
 			log.info("route {}/{}: id {}, {} points in {} ms", n, count, id, request.points().size(),
 					(System.nanoTime() - one) / 1_000_000);
