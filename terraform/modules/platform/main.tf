@@ -20,8 +20,8 @@ locals {
         enableRemoteWriteReceiver = true
         # k6 sends every trend as a native histogram: the verdict sums them over runners
         enableFeatures = ["native-histograms"]
-        nodeSelector              = local.system_scheduling.nodeSelector
-        tolerations               = local.system_scheduling.tolerations
+        nodeSelector   = local.system_scheduling.nodeSelector
+        tolerations    = local.system_scheduling.tolerations
       }
     }
     grafana = {
