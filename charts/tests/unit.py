@@ -1439,6 +1439,23 @@ def job_runner_command(container, index, tmp):
 
 
 @test
+def loadtest_names_stay_label_values_with_the_longest_run_id_and_a_long_release():
+    lv = (str(LOADTEST / "ci" / "job-values.yaml"),)
+    longest = "a" * 20   # the runId pattern's limit
+    for kind in ("TestRun", "Job"):
+        docs = render(f"runner.kind={kind}", f"runId={longest}", chart=LOADTEST, values=lv,
+                      release="a-rather-long-release-name-for-the-load")
+        runs = [d["metadata"]["name"] for d in docs if d["kind"] in ("TestRun", "Job")
+                and not d["metadata"]["name"].endswith("-starter")]
+        assert runs, kind
+        for run in runs:
+            # the operator's and job.yaml's longest derived names: label values (the Job controller's job-name)
+            for derived in (run + "-initializer", run + "-starter", run + "-9"):
+                assert len(derived) <= 63, (kind, derived, len(derived))
+            assert run.endswith("-" + longest), run
+
+
+@test
 def loadtest_as_an_indexed_job_gives_each_runner_the_operators_command_environment_and_placement():
     import tempfile
     for values in ("job-values.yaml", "parallel-values.yaml", "default-values.yaml"):

@@ -62,10 +62,12 @@ affinity:
 {{- end }}
 {{- end }}
 
-{{/* A test's run name: <fullname>-<test>-<runId>; the operator (or job.yaml) appends -starter, -<n>: leave room. */}}
+{{/* A test's run name: <fullname>-<test>-<runId>, the first part cut so that the longest name made from it stays a
+label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (the job-name label). */}}
 {{- define "perflab-loadtest.runName" -}}
 {{- $fullname := include "perflab-loadtest.fullname" .root }}
-{{- printf "%s-%s" (printf "%s-%s" $fullname .name | trunc 38 | trimSuffix "-") (include "perflab-loadtest.runId" .root) }}
+{{- $runId := include "perflab-loadtest.runId" .root }}
+{{- printf "%s-%s" (printf "%s-%s" $fullname .name | trunc (int (sub 50 (len $runId))) | trimSuffix "-") $runId }}
 {{- end }}
 
 {{/* k6 arguments of every runner of a test, before the script: the run id tag, remote write, the test's own. */}}
