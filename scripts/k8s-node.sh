@@ -14,9 +14,15 @@
 #
 #   K8S_NODE=real k8s_cluster_up DIR     control plane + this node (instead of kwok's fake node)
 #   k8s_cluster_down                     stops both; k8s_node_down DIR alone undoes this file's part
+#   k8s_load_node_up                     a second real node beside it for load generators: its own containerd,
+#                                        kubelet, bridge $K8S_LOAD_NODE_BRIDGE and pods in $K8S_LOAD_NODE_POD_CIDR,
+#                                        labelled and tainted perflab.dev/pool=load (the loadtest chart's load pool);
+#                                        the first node is labelled perflab.dev/pool=system. kube-proxy, CoreDNS, the
+#                                        registry and the store forwarders are the host's and serve both.
+#   k8s_node_cpus NODE CPUS              confines every pod of NODE (system|load) to CPUS (a cpuset: "0", "1", "0-1")
 #
 # Not exercised here: NetworkPolicy (the bridge plugin does not enforce it), hostPort, pods reaching the API server
-# (the apiserver listens on 127.0.0.1 only), LoadBalancer Services, more than one node.
+# (the apiserver listens on 127.0.0.1 only), LoadBalancer Services, more than two nodes.
 K8S_NODE_NAME="${K8S_NODE_NAME:-perflab-node-0}"
 K8S_NODE_BRIDGE="${K8S_NODE_BRIDGE:-perflab0}"
 K8S_NODE_POD_CIDR="${K8S_NODE_POD_CIDR:-10.244.0.0/24}"
@@ -40,6 +46,18 @@ K8S_NODE_PAUSE_IMAGE="$PERFLAB_REGISTRY/perflab/pause:$PERFLAB_PAUSE_VERSION"
 # One real node per machine at a time (the kubelet's device-plugin socket, kube-proxy's and the kubelet's iptables
 # chains are host-wide): this file names the DIR of the node that is up, so a run that died is cleaned up by the next.
 K8S_NODE_LOCK="${K8S_NODE_LOCK:-/run/perflab-k8s-node}"
+# the load node (k8s_load_node_up): everything of its own under DIR/node/load
+K8S_LOAD_NODE_NAME="${K8S_LOAD_NODE_NAME:-perflab-node-load}"
+K8S_LOAD_NODE_BRIDGE="${K8S_LOAD_NODE_BRIDGE:-perflab1}"
+K8S_LOAD_NODE_POD_CIDR="${K8S_LOAD_NODE_POD_CIDR:-10.244.1.0/24}"
+K8S_LOAD_NODE_HOST_IP="${K8S_LOAD_NODE_HOST_IP:-10.244.1.1}"
+K8S_LOAD_NODE_CGROUP_ROOT="${K8S_LOAD_NODE_CGROUP_ROOT:-/perflab-node-load}"
+PERFLAB_K8S_LOAD_KUBELET_PORT="${PERFLAB_K8S_LOAD_KUBELET_PORT:-12251}"
+PERFLAB_K8S_LOAD_KUBELET_HEALTHZ_PORT="${PERFLAB_K8S_LOAD_KUBELET_HEALTHZ_PORT:-12247}"
+# every node's pods, and what kube-proxy counts as inside the cluster
+K8S_NODE_CLUSTER_CIDR="${K8S_NODE_CLUSTER_CIDR:-10.244.0.0/16}"
+# the directory of the node being set up (the first node: DIR/node; the load node: DIR/node/load)
+K8S_NODE_DIR=""
 K8S_NODE_CNI_NETWORK=perflab
 _K8S_NODE_FWD_CHAIN=PERFLAB-NODE-FWD
 
@@ -93,24 +111,35 @@ _k8s_node_sysctl_keep() {  # KEY...: remember values the kubelet changes (it set
 }
 
 _k8s_node_network() {
-  local n="$K8S_CLUSTER_DIR/node" prefix="${K8S_NODE_POD_CIDR#*/}"
+  local n="${K8S_NODE_DIR:-$K8S_CLUSTER_DIR/node}" prefix="${K8S_NODE_POD_CIDR#*/}"
   ip link show "$K8S_NODE_BRIDGE" >/dev/null 2>&1 \
     && { _k8s_log "bridge $K8S_NODE_BRIDGE exists: another node is up (or a crashed one: k8s_node_down DIR)"; return 1; }
   _k8s_node_step "bridge $K8S_NODE_BRIDGE $K8S_NODE_HOST_IP/$prefix, pods in $K8S_NODE_POD_CIDR, forwarding only within the bridge"
   # A MAC set by hand: otherwise the bridge takes the lowest MAC of its ports, which changes when a pod's veth goes,
   # and every pod's ARP entry for the host address (its DNS server) points nowhere for seconds (measured: a shortener
   # pod deleted under load made the gateway's DNS lookups time out, 36 of 1,585 requests failed).
-  ip link add "$K8S_NODE_BRIDGE" address 02:70:6c:00:00:01 type bridge && ip addr add "$K8S_NODE_HOST_IP/$prefix" dev "$K8S_NODE_BRIDGE" \
+  ip link add "$K8S_NODE_BRIDGE" address "${K8S_NODE_BRIDGE_MAC:-02:70:6c:00:00:01}" type bridge && ip addr add "$K8S_NODE_HOST_IP/$prefix" dev "$K8S_NODE_BRIDGE" \
     && ip link set "$K8S_NODE_BRIDGE" up || return 1
   echo "$K8S_NODE_BRIDGE" >"$n/bridge"
   # Pod -> ClusterIP -> pod on the same bridge needs bridged packets to pass iptables (kube-proxy's DNAT/conntrack).
   _k8s_node_sysctl net.ipv4.ip_forward 1 && _k8s_node_sysctl net.bridge.bridge-nf-call-iptables 1 || return 1
-  # Forwarding stays inside the bridge: a pod never reaches another network through this host, nor it the pods.
-  iptables -w -N "$_K8S_NODE_FWD_CHAIN" 2>/dev/null; iptables -w -F "$_K8S_NODE_FWD_CHAIN"
-  iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
-  iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
-  iptables -w -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP
-  iptables -w -I FORWARD 1 -j "$_K8S_NODE_FWD_CHAIN" || return 1
+  # Forwarding stays inside the nodes' bridges: a pod never reaches another network through this host, nor it the
+  # pods. The first node makes the chain; a load node adds its bridge (to and from the first's) in front of the drops.
+  if [ -z "${K8S_NODE_PEER_BRIDGE:-}" ]; then
+    iptables -w -N "$_K8S_NODE_FWD_CHAIN" 2>/dev/null; iptables -w -F "$_K8S_NODE_FWD_CHAIN"
+    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
+    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
+    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP
+    iptables -w -I FORWARD 1 -j "$_K8S_NODE_FWD_CHAIN" || return 1
+  else
+    local b
+    for b in "$K8S_NODE_BRIDGE" "$K8S_NODE_PEER_BRIDGE"; do
+      iptables -w -I "$_K8S_NODE_FWD_CHAIN" 1 -i "$K8S_NODE_BRIDGE" -o "$b" -j ACCEPT || return 1
+    done
+    iptables -w -I "$_K8S_NODE_FWD_CHAIN" 1 -i "$K8S_NODE_PEER_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
+    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
+    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP || return 1
+  fi
   mkdir -p "$n/cni/net.d" "$n/cni/ipam"
   cat >"$n/cni/net.d/10-perflab.conflist" <<EOF
 {
@@ -131,7 +160,7 @@ EOF
 }
 
 _k8s_node_containerd() {
-  local c="$K8S_CLUSTER_DIR/node/containerd"
+  local c="${K8S_NODE_DIR:-$K8S_CLUSTER_DIR/node}/containerd"
   mkdir -p "$c/root" "$c/state" "$c/certs.d/$PERFLAB_REGISTRY"
   cat >"$c/certs.d/$PERFLAB_REGISTRY/hosts.toml" <<EOF
 server = "http://$PERFLAB_REGISTRY"
@@ -174,13 +203,13 @@ disabled_plugins = ["io.containerd.internal.v1.opt", "io.containerd.snapshotter.
         SystemdCgroup = false
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
-    conf_dir = "$K8S_CLUSTER_DIR/node/cni/net.d"
+    conf_dir = "${K8S_NODE_DIR:-$K8S_CLUSTER_DIR/node}/cni/net.d"
     max_conf_num = 1
   [plugins."io.containerd.grpc.v1.cri".registry]
     config_path = "$c/certs.d"
 EOF
   _k8s_node_step "containerd $(containerd --version | awk '{print $3}') (socket $c/containerd.sock), runc $(runc --version | awk 'NR==1{print $3}')"
-  _k8s_node_start containerd containerd --config "$c/config.toml"
+  _k8s_node_start "${K8S_NODE_CONTAINERD_NAME:-containerd}" containerd --config "$c/config.toml"
   _k8s_wait containerd 30 ctr --address "$c/containerd.sock" version
 }
 
@@ -219,7 +248,7 @@ _k8s_node_forwarders() {
 }
 
 _k8s_node_kubelet() {
-  local n="$K8S_CLUSTER_DIR/node" pki="$K8S_CLUSTER_DIR/pki"
+  local n="${K8S_NODE_DIR:-$K8S_CLUSTER_DIR/node}" pki="$K8S_CLUSTER_DIR/pki"
   mkdir -p "$n/kubelet" "$n/pod-logs"
   # the kubelet wants its cgroup root to exist in every v1 hierarchy; a new cpuset cgroup starts with no CPU/memory node
   local h
@@ -232,7 +261,8 @@ _k8s_node_kubelet() {
     cat /sys/fs/cgroup/cpuset/cpuset.mems >"/sys/fs/cgroup/cpuset$K8S_NODE_CGROUP_ROOT/cpuset.mems"
   fi
   # dnsPolicy Default pods get this file: the cluster DNS too, nothing of the host's resolver
-  echo "nameserver $K8S_NODE_HOST_IP" >"$n/resolv.conf"
+  local dns="${K8S_NODE_DNS_IP:-$K8S_NODE_HOST_IP}"
+  echo "nameserver $dns" >"$n/resolv.conf"
   cat >"$n/kubelet.yaml" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
@@ -253,7 +283,7 @@ cgroupRoot: $K8S_NODE_CGROUP_ROOT
 failCgroupV1: false
 failSwapOn: false
 clusterDomain: cluster.local
-clusterDNS: [$K8S_NODE_HOST_IP]
+clusterDNS: [$dns]
 resolvConf: $n/resolv.conf
 podLogsDir: $n/pod-logs
 maxPods: 110
@@ -269,9 +299,10 @@ EOF
   _k8s_node_sysctl_keep vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops \
     kernel.keys.root_maxkeys kernel.keys.root_maxbytes
   _k8s_node_step "kubelet $K8S_VERSION as node $K8S_NODE_NAME ($K8S_NODE_HOST_IP:$PERFLAB_K8S_KUBELET_PORT, cgroupfs under $K8S_NODE_CGROUP_ROOT)"
-  _k8s_node_start kubelet "$KUBELET" --config "$n/kubelet.yaml" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" \
+  _k8s_node_start "${K8S_NODE_KUBELET_NAME:-kubelet}" "$KUBELET" --config "$n/kubelet.yaml" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" \
     --hostname-override "$K8S_NODE_NAME" --node-ip "$K8S_NODE_HOST_IP" --root-dir "$n/kubelet" \
-    --cert-dir "$n/kubelet/pki" --node-labels "perflab.dev/node=real" --v 1
+    --cert-dir "$n/kubelet/pki" --node-labels "perflab.dev/node=real${K8S_NODE_LABELS:+,$K8S_NODE_LABELS}" \
+    ${K8S_NODE_TAINTS:+--register-with-taints "$K8S_NODE_TAINTS"} --v 1
 }
 
 _k8s_node_proxy() {
@@ -282,7 +313,7 @@ kind: KubeProxyConfiguration
 clientConnection: { kubeconfig: $K8S_CLUSTER_DIR/kubeconfig }
 hostnameOverride: $K8S_NODE_NAME
 mode: iptables
-clusterCIDR: $K8S_NODE_POD_CIDR
+clusterCIDR: $K8S_NODE_CLUSTER_CIDR
 healthzBindAddress: 127.0.0.1:$PERFLAB_K8S_PROXY_HEALTHZ_PORT
 metricsBindAddress: 127.0.0.1:$PERFLAB_K8S_PROXY_METRICS_PORT
 nodePortAddresses: [$K8S_NODE_HOST_IP/32]
@@ -322,12 +353,48 @@ k8s_node_up() {
   _k8s_node_containerd || return 1
   _k8s_node_coredns || return 1
   _k8s_node_forwarders || return 1
-  _k8s_node_kubelet || return 1
+  K8S_NODE_LABELS="perflab.dev/pool=system" _k8s_node_kubelet || return 1
   _k8s_node_proxy || return 1
   _k8s_wait "node $K8S_NODE_NAME Ready" 90 bash -c "'$KUBECTL' --kubeconfig '$kc' get node '$K8S_NODE_NAME' -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
   _k8s_wait "node $K8S_NODE_NAME schedulable" 60 bash -c "[ -z \"\$('$KUBECTL' --kubeconfig '$kc' get node '$K8S_NODE_NAME' -o jsonpath='{.spec.taints}')\" ]" || return 1
   export K8S_NODE_HOST_IP PERFLAB_REGISTRY
   _k8s_node_step "up in $((SECONDS - t0)) s: allocatable $("$KUBECTL" --kubeconfig "$kc" get node "$K8S_NODE_NAME" -o jsonpath='{.status.allocatable.cpu} CPU, {.status.allocatable.memory}'); registry $PERFLAB_REGISTRY; stores at $K8S_NODE_HOST_IP"
+}
+
+# k8s_load_node_up: after k8s_node_up. A second kubelet on this host with a containerd, a bridge, a pod CIDR, a
+# cgroup root and ports of its own; the host's kube-proxy, CoreDNS, registry and forwarders serve it too (its pods
+# reach the first node's through the host, which routes between the two bridges). The kubelet's device-plugin
+# socket is host-wide (/var/lib/kubelet/device-plugins/kubelet.sock): the second kubelet takes it over, harmless
+# with no device plugin on either node.
+k8s_load_node_up() {
+  local kc="$K8S_CLUSTER_DIR/kubeconfig" t0=$SECONDS
+  (
+    K8S_NODE_DIR="$K8S_CLUSTER_DIR/node/load" K8S_NODE_PEER_BRIDGE="$K8S_NODE_BRIDGE" K8S_NODE_DNS_IP="$K8S_NODE_HOST_IP"
+    K8S_NODE_NAME="$K8S_LOAD_NODE_NAME" K8S_NODE_BRIDGE="$K8S_LOAD_NODE_BRIDGE" K8S_NODE_POD_CIDR="$K8S_LOAD_NODE_POD_CIDR"
+    K8S_NODE_HOST_IP="$K8S_LOAD_NODE_HOST_IP" K8S_NODE_CGROUP_ROOT="$K8S_LOAD_NODE_CGROUP_ROOT"
+    PERFLAB_K8S_KUBELET_PORT="$PERFLAB_K8S_LOAD_KUBELET_PORT" PERFLAB_K8S_KUBELET_HEALTHZ_PORT="$PERFLAB_K8S_LOAD_KUBELET_HEALTHZ_PORT"
+    K8S_NODE_BRIDGE_MAC=02:70:6c:00:00:02 K8S_NODE_CONTAINERD_NAME=containerd-load K8S_NODE_KUBELET_NAME=kubelet-load K8S_NODE_LABELS="perflab.dev/pool=load" K8S_NODE_TAINTS="perflab.dev/pool=load:NoSchedule"
+    mkdir -p "$K8S_NODE_DIR"
+    _k8s_node_network && _k8s_node_containerd && _k8s_node_kubelet
+  ) || return 1
+  _k8s_wait "node $K8S_LOAD_NODE_NAME Ready" 90 bash -c "'$KUBECTL' --kubeconfig '$kc' get node '$K8S_LOAD_NODE_NAME' -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
+  _k8s_node_step "load node up in $((SECONDS - t0)) s: $K8S_LOAD_NODE_NAME, pods in $K8S_LOAD_NODE_POD_CIDR, tainted perflab.dev/pool=load:NoSchedule"
+}
+
+# k8s_node_cpus system|load CPUS: every pod cgroup of that node on CPUS (cgroup v1 cpuset). The kernel refuses a
+# child wider than its parent: leaves first (what shrinks), then the root first (what grows). New pods inherit it.
+k8s_node_cpus() {
+  local root="$K8S_NODE_CGROUP_ROOT" cpus="$2" order d
+  [ "$1" = load ] && root="$K8S_LOAD_NODE_CGROUP_ROOT"
+  root="/sys/fs/cgroup/cpuset$root"
+  [ -d "$root" ] || { _k8s_log "no cpuset cgroup $root"; return 1; }
+  for order in -r ""; do
+    find "$root" -type d | awk '{print gsub("/", "/"), $0}' | sort -n $order | cut -d' ' -f2- | while read -r d; do
+      echo "$cpus" >"$d/cpuset.cpus" 2>/dev/null || true
+    done
+  done
+  d="$(find "$root" -name cpuset.cpus -exec cat {} + | sort -u | tr '\n' ' ')"
+  [ "$d" = "$cpus " ] || { _k8s_log "cpusets under $root: $d(not $cpus)"; return 1; }
 }
 
 _k8s_node_stop_pid() {  # PID: TERM, up to 10 s, then KILL (reaping our own children)
@@ -340,9 +407,10 @@ _k8s_node_stop_pid() {  # PID: TERM, up to 10 s, then KILL (reaping our own chil
   wait "$pid" 2>/dev/null || true
 }
 
-_k8s_node_cgroup_pids() {  # every process in a pod cgroup of this node
+_k8s_node_cgroup_pids() {  # every process in a pod cgroup of this node (and of the load node)
   local h
-  for h in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT"; do
+  for h in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT" \
+      /sys/fs/cgroup/*"$K8S_LOAD_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_LOAD_NODE_CGROUP_ROOT"; do
     if [ -d "$h" ]; then find "$h" -name cgroup.procs -exec cat {} + 2>/dev/null; fi
   done | sort -un
 }
@@ -356,7 +424,9 @@ _k8s_node_orphans() {  # DIR kubelet|rest [host]: with host, also the socat forw
     cmd="$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)" || continue
     case "$kind:$cmd" in
       kubelet:*" --config $dir/node/kubelet.yaml "*|kubelet:*" --config $dir/node/kube-proxy.yaml "*) echo "${p#/proc/}" ;;
+      kubelet:*" --config $dir/node/load/kubelet.yaml "*) echo "${p#/proc/}" ;;
       rest*:*" --config $dir/node/containerd/config.toml "*|rest*:*" -conf $dir/node/Corefile "*) echo "${p#/proc/}" ;;
+      rest*:*" --config $dir/node/load/containerd/config.toml "*) echo "${p#/proc/}" ;;
       rest*:*" registry serve "*" --disk ${PERFLAB_REGISTRY_DIR:-$dir/registry} "*) echo "${p#/proc/}" ;;
       rest+host:socat\ "TCP-LISTEN:"*",bind=$K8S_NODE_HOST_IP,"*) echo "${p#/proc/}" ;;
     esac
@@ -379,7 +449,7 @@ k8s_node_down() {
   sock="$n/containerd/containerd.sock"
   # kubelet and kube-proxy first, then the pods, then the rest (containerd last: its shims are handled below)
   if [ -s "$n/pids" ]; then
-    for name in kubelet kube-proxy; do
+    for name in kubelet kubelet-load kube-proxy; do
       awk -v n="$name" '$2==n{print $1}' "$n/pids" | while read -r pid; do _k8s_node_stop_pid "$pid"; done
     done
   fi
@@ -394,13 +464,13 @@ k8s_node_down() {
   done
   if [ -s "$n/pids" ]; then
     tac "$n/pids" | while read -r pid name; do
-      case "$name" in kubelet|kube-proxy) ;; *) _k8s_node_stop_pid "$pid" ;; esac
+      case "$name" in kubelet|kubelet-load|kube-proxy) ;; *) _k8s_node_stop_pid "$pid" ;; esac
     done
   fi
   for pid in $(_k8s_node_orphans "$dir" rest $mine); do _k8s_node_stop_pid "$pid"; done
   # containerd-shim-runc-v2 processes of this containerd (found by their -address argument) and, for the node
   # that is up, socat's forked children (open connections), ended by pid
-  local sweep="-address $sock "
+  local sweep="-address ($sock|$n/load/containerd/containerd.sock) "
   [ -n "$mine" ] && sweep="$sweep|^socat TCP-LISTEN:[0-9]+,bind=$K8S_NODE_HOST_IP,"
   for p in /proc/[0-9]*; do
     { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qE -- "$sweep" || continue
@@ -425,7 +495,8 @@ k8s_node_down() {
 _k8s_node_down_host() {
   local dir="$1" n="$1/node" p c name
   # pod cgroups, deepest first, in every hierarchy
-  for p in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT"; do
+  for p in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT" \
+      /sys/fs/cgroup/*"$K8S_LOAD_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_LOAD_NODE_CGROUP_ROOT"; do
     [ -d "$p" ] && find "$p" -depth -type d -exec rmdir {} \; 2>/dev/null
   done
   # the bridge (veths of dead netns go with them; any left over are deleted first)
@@ -436,6 +507,13 @@ _k8s_node_down_host() {
     ip link del "$br" 2>/dev/null || true
   fi
   rm -f "$n/bridge"
+  br="$K8S_LOAD_NODE_BRIDGE"
+  [ -f "$n/load/bridge" ] && br="$(cat "$n/load/bridge")"
+  if ip link show "$br" >/dev/null 2>&1; then
+    for p in $(ip -o link show master "$br" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do ip link del "$p" 2>/dev/null; done
+    ip link del "$br" 2>/dev/null || true
+  fi
+  rm -f "$n/load/bridge"
   # kube-proxy's chains (its own --cleanup: every KUBE-SERVICES/NODEPORTS/... chain of the host) and ours
   if [ -x "$KUBE_PROXY" ]; then
     "$KUBE_PROXY" --cleanup >"$dir/kube-proxy-cleanup.log" 2>&1 || "$KUBE_PROXY" --cleanup >/dev/null 2>&1 || true

@@ -22,6 +22,7 @@ RELEASE=perflab NS=perflab
 NODE_TEST_GATEWAY_PORT="${NODE_TEST_GATEWAY_PORT:-18080}"
 cleanup() {
   [ -z "$PF_PID" ] || kill "$PF_PID" 2>/dev/null
+  local s; for s in "${STORES[@]}"; do store_cpus "$s" 0-1; done   # a run cut short between cpus_apart and after
   K8S_NODE=real k8s_cluster_down
   if [ "$FAILED" -gt 0 ] && [ -d "$WORK/cluster" ]; then
     rm -rf "$PERFLAB_RUN/node-test-logs" && mkdir -p "$PERFLAB_RUN" && cp -r "$WORK/cluster" "$PERFLAB_RUN/node-test-logs" 2>/dev/null
@@ -47,6 +48,11 @@ host_apps_stopped() {
 }
 
 cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
+
+load_node_up() {
+  k8s_load_node_up || return 1
+  k get nodes -L perflab.dev/pool --no-headers | awk '{print "  " $1, $2, "pool=" $6}'
+}
 
 base_image() { BASE="$(base_image_push)" && echo "  $BASE"; }
 
@@ -320,9 +326,11 @@ k6_image() {  # k6 as the runner image: the base image (glibc, /bin/sh) and one 
 }
 
 LOAD_RUN=""
+LOAD_POOL=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"load"}'
+  --set-json 'placement.tolerations=[{"key":"perflab.dev/pool","operator":"Equal","value":"load","effect":"NoSchedule"}]')
 runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two paused runner pods of the shortener
-  # smoke, resumed together by the starter Job, their metrics remote-written into the host's Prometheus; `helm test`
-  # then gives the verdict across both from there
+  # smoke on the load node, resumed together by the starter Job, their metrics remote-written into the host's
+  # Prometheus; `helm test` then gives the verdict across both from there
   local ip="$K8S_NODE_HOST_IP" t0=$SECONDS run
   LOAD_RUN="node-$(date +%Y%m%d-%H%M%S)"
   k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" >/dev/null || return 1
@@ -334,7 +342,7 @@ runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two p
     --set results.verdict.prometheusUrl="http://$ip:$PERFLAB_PROMETHEUS_PORT",results.verdict.maxP95Seconds=2 \
     --set tests.route-smoke.enabled=false --set tests.shortener-smoke.parallelism=2 \
     --set tests.shortener-smoke.env.RATE=10,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
-    >"$WORK/load-install.out" 2>&1 || { cat "$WORK/load-install.out"; return 1; }
+    "${LOAD_POOL[@]}" >"$WORK/load-install.out" 2>&1 || { cat "$WORK/load-install.out"; return 1; }
   run="perflab-load-shortener-smoke-$LOAD_RUN"
   k -n "$NS" wait --for=condition=complete "job/$run-starter" --timeout=120s >/dev/null \
     && k -n "$NS" wait --for=condition=complete "job/$run" --timeout=120s >/dev/null; local rc=$?
@@ -346,6 +354,9 @@ runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two p
   done
   [ $rc -eq 0 ] || { k -n "$NS" describe job "$run" | tail -20; return 1; }
   echo "  both runners ran to completion in $((SECONDS - t0)) s"
+  local elsewhere
+  elsewhere="$(k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -vcx "$K8S_LOAD_NODE_NAME")"
+  [ "$elsewhere" -eq 0 ] || { echo "  $elsewhere k6 pod(s) ran off the load node"; return 1; }
 }
 
 runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus, across both runners
@@ -360,12 +371,139 @@ runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus,
   return $rc
 }
 
+# Each node's pods on a CPU of their own (cpusets), the host's stores on the system's: the two nodes stay apart.
+STORES=(mariadb redis mongo-wire smtp sms-sink prometheus)
+cpus_apart() {
+  k8s_node_cpus system 0 && k8s_node_cpus load 1 || return 1
+  local s; for s in "${STORES[@]}"; do store_cpus "$s" 0; done
+  echo "  system node and the stores on CPU 0, load node on CPU 1"
+}
+cpus_shared() {
+  k8s_node_cpus system 0-1 && k8s_node_cpus load 0-1 || return 1
+  local s; for s in "${STORES[@]}"; do store_cpus "$s" 0-1; done
+}
+store_cpus() {  # NAME CPUS: every thread of a host store (pid in .run/pids; MariaDB's server pid of its own)
+  local f="$PERFLAB_RUN/pids/$1.pid"
+  [ "$1" = mariadb ] && f="$PERFLAB_RUN/mariadb.server.pid"
+  [ -f "$f" ] && taskset -a -p -c "$2" "$(cat "$f")" >/dev/null 2>&1 || true
+}
+
+cpu_pod() {  # NAME NODE COMMAND: a pod of the base image on NODE (system|load)
+  local sel="perflab.dev/pool: system" tol=""
+  [ "$2" = load ] && sel="perflab.dev/pool: load" \
+    && tol='tolerations: [{ key: perflab.dev/pool, operator: Equal, value: load, effect: NoSchedule }]'
+  k -n perflab-placement apply -f - >/dev/null <<YAML
+apiVersion: v1
+kind: Pod
+metadata: { name: $1 }
+spec:
+  restartPolicy: Never
+  nodeSelector: { $sel }
+  $tol
+  terminationGracePeriodSeconds: 0
+  containers:
+    - { name: c, image: "$BASE", command: [sh, -c, '$3'] }
+YAML
+}
+
+# the probe: three times 400 MB through sha256sum, the time of each in ms (the fastest is kept)
+PROBE='for i in 1 2 3; do s=$(date +%s%N); head -c 400000000 /dev/zero | sha256sum >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); done'
+probe_ms() {  # NAME: runs the probe on the system node, prints its fastest round
+  cpu_pod "$1" system "$PROBE" || return 1
+  k -n perflab-placement wait --for=jsonpath='{.status.phase}'=Succeeded "pod/$1" --timeout=120s >/dev/null || return 1
+  k -n perflab-placement logs "$1" | sort -n | head -n 1
+}
+burner() {  # NAME NODE: a pod spinning on one CPU, Running
+  cpu_pod "$1" "$2" 'while :; do :; done' && k -n perflab-placement wait --for=condition=Ready "pod/$1" --timeout=60s >/dev/null
+}
+
+placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on the load node leaves a CPU-bound
+  # probe on the system node as fast as alone; the same pod on the system node slows it
+  k create namespace perflab-placement >/dev/null 2>&1
+  cpus_apart || return 1
+  local alone beside colocated
+  alone="$(probe_ms probe-alone)" || return 1
+  burner burn-load load || return 1
+  beside="$(probe_ms probe-beside)" || return 1
+  k -n perflab-placement delete pod burn-load --wait=false >/dev/null
+  burner burn-system system || return 1
+  colocated="$(probe_ms probe-colocated)" || return 1
+  k delete namespace perflab-placement --wait=false >/dev/null
+  echo "  probe on the system node: alone $alone ms; a busy pod on the load node $beside ms ($(ratio "$beside" "$alone")x); the same pod on the system node $colocated ms ($(ratio "$colocated" "$alone")x)"
+  "$K8S_TOOLS_PYTHON" -c 'import sys; a, b, c = map(float, sys.argv[1:]); sys.exit(0 if b < 1.35 * a and c > 1.6 * a else 1)' \
+    "$alone" "$beside" "$colocated" || { echo "  expected: beside < 1.35x alone, co-located > 1.6x alone"; return 1; }
+}
+ratio() { "$K8S_TOOLS_PYTHON" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+
+# One short run of the same arrival-rate load with its runners on the load node and on the system node (co-located,
+# as every figure taken on one machine): the system's throughput and p95 (runners' histograms merged), each runner's
+# CPU (its k6 process, watched from the host) and dropped iterations, and the ratio.
+load_pair() {
+  local placement out="$WORK/pair.tsv"
+  : >"$out"
+  for placement in load system; do pair_run "$placement" >>"$out" || return 1; done
+  "$K8S_TOOLS_PYTHON" - "$out" <<'PY'
+import sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+print("  %-22s %10s %10s %9s %18s %8s" % ("runners on", "requests", "req/s", "p95 ms", "runner CPU peak", "dropped"))
+for r in rows:
+    print("  %-22s %10s %10s %9s %18s %8s" % tuple(r))
+apart, colo = float(rows[0][3]), float(rows[1][3])
+print("  p95 co-located / apart: %.2f" % (colo / apart))
+PY
+}
+pair_run() {  # PLACEMENT (load|system): one run, its row
+  local id="pair-$1-$(date +%H%M%S)" ip="$K8S_NODE_HOST_IP" run where=()   # a run id is at most 20 characters
+  [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
+  h install "perflab-$id" charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$id" \
+    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
+    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
+    --set runner.resources.requests.cpu=100m,runner.resources.requests.memory=128Mi,runner.resources.limits.cpu=1 \
+    --set results.prometheus.enabled=true,results.prometheus.url="http://$ip:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
+    --set tests.route-smoke.enabled=false --set tests.shortener-smoke.parallelism=1 \
+    --set tests.shortener-smoke.env.RATE=30,tests.shortener-smoke.env.DURATION=12s,tests.shortener-smoke.env.WARMUP=3s \
+    "${where[@]}" >"$WORK/pair-install.out" 2>&1 || { cat "$WORK/pair-install.out" >&2; return 1; }
+  run="$(k -n "$NS" get jobs -l perflab.dev/run="$id" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
+  [ -n "$run" ] || { echo "  no runner Job of run $id" >&2; return 1; }
+  local end=$((SECONDS + 60)) pid=""
+  until pid="$(pgrep -f "testrun_name=$run" | head -n 1)" && [ -n "$pid" ]; do
+    [ $SECONDS -lt $end ] || { echo "  no k6 process of $run" >&2; return 1; }
+    sleep 0.2
+  done
+  python3 scripts/generator.py sample "$pid" "$WORK/$id.samples" &
+  local sampler=$!
+  k -n "$NS" wait --for=condition=complete "job/$run" --timeout=120s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
+  wait "$sampler"
+  h uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
+  "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" "$WORK/$id.samples" "$1" <<'PY'
+import json, sys, urllib.parse, urllib.request
+sys.path.insert(0, "scripts")
+from generator import cpu_use
+url, run, samples, placement = sys.argv[1:]
+def q(expr, t=None):
+    p = {"query": expr} | ({"time": t} if t else {})
+    with urllib.request.urlopen(f"{url}/api/v1/query?{urllib.parse.urlencode(p)}") as r:
+        return json.load(r)["data"]["result"]
+series = q(f'k6_http_reqs_total{{testid="{run}"}}[10m]')
+last = max(float(t) for s in series for t, _ in s["values"])
+first = min(float(t) for s in series for t, _ in s["values"])
+reqs = float(q(f'sum(k6_http_reqs_total{{testid="{run}"}})', last)[0]["value"][1])
+p95 = float(q(f'histogram_quantile(0.95, sum(k6_http_req_duration_seconds{{testid="{run}"}}))', last)[0]["value"][1])
+dropped = q(f'sum(k6_dropped_iterations_total{{testid="{run}"}})', last)
+peak, mean, _ = cpu_use(samples, 1.0)
+where = {"load": "the load node (CPU 1)", "system": "the system node (CPU 0)"}[placement]
+print("\t".join([where, "%.0f" % reqs, "%.0f" % (reqs / max(1.0, last - first)), "%.1f" % (p95 * 1000),
+                 "%.0f%% of 1 CPU" % (peak * 100), dropped[0]["value"][1] if dropped else "0"]))
+PY
+}
+
 uninstall() { h uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
 
 T0=$SECONDS
 step "tools (scripts/k8s-tools.sh)" scripts/k8s-tools.sh || exit 1
 step "host gateway and services stopped; stores, JWT keys and k6 ready" host_apps_stopped || exit 1
-if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDNS, registry)" cluster_up; then
+if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDNS, registry)" cluster_up \
+  && step "a load node beside it (its own containerd, kubelet and bridge; tainted perflab.dev/pool=load)" load_node_up; then
   if step "base image (Debian minbase + jlinked Java 25) in the local registry" base_image \
     && step "images: Jib builds and pushes every service" images \
     && step "images: non-root, labelled, no JVM flags baked in" image_config_checked \
@@ -384,6 +522,9 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
       && step "k6 runners as pods: the loadtest chart's Indexed Job (2 paused runners) resumed together by its starter Job" runners_as_pods \
       && step "helm test of the load: the verdict across both runners, from Prometheus" runners_verdict
+    step "the nodes apart: a busy pod on the load node leaves a probe on the system node alone, one beside it slows it" placement_measured \
+      && step "the same load with its runners apart and co-located: throughput, merged p95, runner CPU" load_pair
+    step "every CPU shared again" cpus_shared
     step "helm uninstall" uninstall
   fi
 fi
