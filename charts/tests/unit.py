@@ -1294,14 +1294,14 @@ def service_replicas_spread_over_nodes_softly_unless_placed_by_hand_or_switched_
     assert "/scheduling/spreadReplicas" in refuses("scheduling.spreadReplicas=sometimes")
 
 
-def rendered_notes(*sets, values=(KEY,)):
+def rendered_notes(*sets, values=(KEY,), source=CHART):
     """NOTES.txt as `helm install` prints it (helm template leaves it out): rendered through `tpl` in a copy of the chart."""
     import shutil
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
-        chart = Path(tmp) / "perflab"
-        shutil.copytree(CHART, chart)
-        (chart / "files" / "NOTES.txt").write_text((CHART / "templates" / "NOTES.txt").read_text())
+        chart = Path(tmp) / source.name
+        shutil.copytree(source, chart, symlinks=False)
+        (chart / "files" / "NOTES.txt").write_text((source / "templates" / "NOTES.txt").read_text())
         (chart / "templates" / "notes-as-configmap.yaml").write_text(
             'apiVersion: v1\nkind: ConfigMap\nmetadata: { name: notes }\ndata:\n  notes: {{ tpl (.Files.Get "files/NOTES.txt") . | quote }}\n')
         return one(render(*sets, chart=chart, values=values), "ConfigMap", "notes")["data"]["notes"]
@@ -1436,6 +1436,20 @@ def job_runner_command(container, index, tmp):
     out = subprocess.run(container["command"], capture_output=True, check=True,
                          env={"PATH": f"{tmp}:/usr/bin:/bin", "JOB_COMPLETION_INDEX": str(index)}).stdout
     return out.decode().split("\0")[:-1]
+
+
+@test
+def loadtest_notes_name_a_placement_that_lets_runners_beside_the_system():
+    lv = (str(LOADTEST / "ci" / "default-values.yaml"),)
+    anywhere = rendered_notes(values=lv, source=LOADTEST)
+    assert "nothing keeps the runners off the system's nodes" in anywhere and "target.nodeSelector" in anywhere, anywhere
+    system = '--set-json target.nodeSelector={"perflab.dev/pool":"system"}'
+    same = rendered_notes(system, '--set-json placement.nodeSelector={"perflab.dev/pool":"system"}', values=lv, source=LOADTEST)
+    assert 'does not exclude the system\'s pool ({"perflab.dev/pool":"system"})' in same, same
+    other_key = rendered_notes(system, '--set-json placement.nodeSelector={"disk":"ssd"}', values=lv, source=LOADTEST)
+    assert "does not exclude the system's pool" in other_key, other_key
+    apart = rendered_notes(system, values=(str(LOADTEST / "ci" / "load-pool-values.yaml"),), source=LOADTEST)
+    assert "Placement:" not in apart, apart
 
 
 @test
