@@ -437,7 +437,8 @@ ratio() { "$K8S_TOOLS_PYTHON" -c 'import sys; print("%.2f" % (float(sys.argv[1])
 
 # One short run of the same arrival-rate load with its runners on the load node and on the system node (co-located,
 # as every figure taken on one machine): the system's throughput and p95 (runners' histograms merged), each runner's
-# CPU (its k6 process, watched from the host) and dropped iterations, and the ratio.
+# CPU (its k6 process, watched from the host) and dropped iterations, and the ratio. A measurement, not a smoke: k6's
+# thresholds are off (a slow arm is a figure, not a failure).
 load_pair() {
   local placement out="$WORK/pair.tsv"
   : >"$out"
@@ -461,7 +462,8 @@ pair_run() {  # PLACEMENT (load|system): one run, its row
     --set runner.resources.requests.cpu=100m,runner.resources.requests.memory=128Mi,runner.resources.limits.cpu=1 \
     --set results.prometheus.enabled=true,results.prometheus.url="http://$ip:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
     --set tests.route-smoke.enabled=false --set tests.shortener-smoke.parallelism=1 \
-    --set tests.shortener-smoke.env.RATE=30,tests.shortener-smoke.env.DURATION=12s,tests.shortener-smoke.env.WARMUP=3s \
+    --set tests.shortener-smoke.env.RATE=20,tests.shortener-smoke.env.DURATION=12s,tests.shortener-smoke.env.WARMUP=3s \
+    --set tests.shortener-smoke.arguments=--no-thresholds \
     "${where[@]}" >"$WORK/pair-install.out" 2>&1 || { cat "$WORK/pair-install.out" >&2; return 1; }
   run="$(k -n "$NS" get jobs -l perflab.dev/run="$id" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
   [ -n "$run" ] || { echo "  no runner Job of run $id" >&2; return 1; }
