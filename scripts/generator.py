@@ -42,11 +42,11 @@ def tree(pid):
                     parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
             except (OSError, IndexError, ValueError):
                 pass
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
+    out, pending = [], [pid]
+    while pending:
+        p = pending.pop()
         out.append(p)
-        todo.extend(c for c, pp in parent.items() if pp == p)
+        pending.extend(c for c, pp in parent.items() if pp == p)
     return out
 
 
