@@ -17,6 +17,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.perflab.platform.TestIdentity;
 
@@ -47,6 +48,9 @@ class SmtpRepliesTest {
 
 	@Autowired
 	JdbcTemplate jdbc;
+
+	@Autowired
+	TransactionTemplate transaction;
 
 	@DynamicPropertySource
 	static void smtp(DynamicPropertyRegistry registry) {
@@ -112,14 +116,17 @@ class SmtpRepliesTest {
 		long no = NUMBERS.incrementAndGet();
 		String jobId = SendApi.jobId(no), good = "good" + no + "@example.com", raw = "raw" + no + "@[\u00fc]";
 		byte[] eml = SendApi.eml("alice@perflab.test", List.of(good), List.of(), "legacy " + no);
-		jdbc.update("""
-				INSERT INTO delivery_job (job_id, mail_no, office_no, owner, sender, separate_send, eml, digest, status,
-				  next_attempt_at, created_at) VALUES (?, ?, 1, 'alice', 'alice@perflab.test', FALSE, ?, ?, 'PENDING', NOW(6), NOW(6))""",
-				jobId, no, eml, "0".repeat(64));
-		for (String email : List.of(good, raw)) {
-			jdbc.update("INSERT INTO recipient (job_id, mail_no, email, kind, status) VALUES (?, ?, ?, 'to', 'PENDING')", jobId,
-					no, email);
-		}
+		// one transaction: a worker polling every 50 ms must not take the job before its second recipient is written
+		transaction.executeWithoutResult(status -> {
+			jdbc.update("""
+					INSERT INTO delivery_job (job_id, mail_no, office_no, owner, sender, separate_send, eml, digest, status,
+					  next_attempt_at, created_at) VALUES (?, ?, 1, 'alice', 'alice@perflab.test', FALSE, ?, ?, 'PENDING', NOW(6), NOW(6))""",
+					jobId, no, eml, "0".repeat(64));
+			for (String email : List.of(good, raw)) {
+				jdbc.update("INSERT INTO recipient (job_id, mail_no, email, kind, status) VALUES (?, ?, ?, 'to', 'PENDING')",
+						jobId, no, email);
+			}
+		});
 
 		Map<String, Map<?, ?>> recipients = awaitDone(new SendApi(port), no);
 		assertThat(recipients.get(raw).get("status")).isEqualTo("failed");
