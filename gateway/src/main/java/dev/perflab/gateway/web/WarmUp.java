@@ -65,11 +65,13 @@ class WarmUp implements ApplicationRunner {
 		long start = System.nanoTime();
 		running = true;
 		try {
-			// one request to each service through the gateway's own client: its pool holds a connection to each
+			// one request to each service through the gateway's own client: its pool holds a connection to each. A
+			// service that accepts and never answers is given up after serviceTimeout, not after the whole time limit
 			List<String> services = routes.getRoutes().map(r -> r.getUri().toString()).distinct().collectList()
 				.block(settings.timeLimit());
 			Flux.fromIterable(services == null ? List.of() : services)
 				.flatMap(uri -> gatewayClient.get().uri(uri + "/").responseSingle((r, body) -> body.then(Mono.just(1)))
+					.timeout(settings.serviceTimeout())
 					.onErrorReturn(0))
 				.then().block(settings.timeLimit());
 			// the hot paths through the gateway itself, on loopback: routing, filters, the client, the answer. From a
@@ -106,12 +108,14 @@ class WarmUp implements ApplicationRunner {
 	 * @param requests requests sent through the gateway itself before readiness (0: no warm-up)
 	 * @param concurrency requests in flight at once
 	 * @param timeLimit the longest the warm-up may hold readiness back
+	 * @param serviceTimeout the longest the first request to one service may take (a hung service is its own
+	 * readiness, not the gateway's)
 	 * @param paths paths asked in turn: an unknown redirect code (the proxy path to the shortener and its 404) and an
 	 * API read without a token (the edge's refusal)
 	 */
 	@ConfigurationProperties("perflab.gateway.warm-up")
 	record Settings(@DefaultValue("3000") int requests, @DefaultValue("16") int concurrency,
-			@DefaultValue("20s") Duration timeLimit,
+			@DefaultValue("20s") Duration timeLimit, @DefaultValue("2s") Duration serviceTimeout,
 			@DefaultValue({ "/s/perflab-warm-up", "/v1/short-links/perflab-warm-up" }) List<String> paths) {
 	}
 }
