@@ -69,10 +69,14 @@ start_pooled() {
     scripts/stack.sh start "$1" >/dev/null
 }
 
-restart() { # handoff
+running_handoff=""
+restart() { # handoff: mail and send started again, side by side (a JVM start is mostly one core's work)
+  [ "$running_handoff" != "$1" ] || return 0   # already running with it, and with this run's settings
   scripts/stack.sh stop mail >/dev/null; scripts/stack.sh stop send >/dev/null
-  PERFLAB_MAIL_SENDHANDOFF=$1 start_pooled mail
+  PERFLAB_MAIL_SENDHANDOFF=$1 start_pooled mail & local mail_pid=$!
   start_pooled send
+  wait "$mail_pid"
+  running_handoff=$1
 }
 
 drain() { # waits until mail's outbox and send's queue are empty
@@ -131,7 +135,7 @@ for phase in $PHASES; do
   run="$(echo "$phase" | tr -cd 'a-z')$(date +%s)"
   case "$phase" in
     nested-requires-new|outbox)
-      log "$phase: restarting mail and send (pool $POOL), $VUS senders for $DURATION"
+      log "$phase: mail and send with the $phase hand-off (pool $POOL), $VUS senders for $DURATION"
       restart "$phase"
       k6_run "$run" "$DURATION"
       row "$phase" "$run" ;;
@@ -151,8 +155,12 @@ for phase in $PHASES; do
     *) log "unknown phase $phase"; exit 2 ;;
   esac
 done
+# back to the defaults: mail and send side by side, then whatever else `make up` starts
 scripts/stack.sh stop mail >/dev/null; scripts/stack.sh stop send >/dev/null
-scripts/stack.sh up >/dev/null   # back to the defaults
+scripts/stack.sh start mail >/dev/null & defaults_pid=$!
+scripts/stack.sh start send >/dev/null
+wait "$defaults_pid"
+scripts/stack.sh up >/dev/null
 python3 - "$RESULTS" "$CHECK" <<'PY' | tee -a "$REPORT"
 import json, sys
 rows = {r["phase"]: r for r in map(json.loads, open(sys.argv[1]))}
