@@ -33,6 +33,9 @@ CRANE_VERSION="${CRANE_VERSION:-v0.22.1}"
 PERFLAB_REGISTRY_PORT="${PERFLAB_REGISTRY_PORT:-15000}"
 PERFLAB_REGISTRY="${PERFLAB_REGISTRY:-127.0.0.1:$PERFLAB_REGISTRY_PORT}"
 COREDNS_VERSION="${COREDNS_VERSION:-v1.14.7}"
+# Chart unit tests (helm-unittest, a Helm plugin) and the README values tables (helm-docs), both from the module proxy.
+HELM_UNITTEST_VERSION="${HELM_UNITTEST_VERSION:-v1.1.2}"
+HELM_DOCS_VERSION="${HELM_DOCS_VERSION:-v1.14.2}"
 
 HELM="$K8S_TOOLS_BIN/helm-$HELM_VERSION"
 KUBECONFORM="$K8S_TOOLS_BIN/kubeconform-$KUBECONFORM_VERSION"
@@ -45,6 +48,10 @@ KUBELET="$K8S_TOOLS_BIN/kubelet-$K8S_VERSION"
 KUBE_PROXY="$K8S_TOOLS_BIN/kube-proxy-$K8S_VERSION"
 CRANE="$K8S_TOOLS_BIN/crane-$CRANE_VERSION"
 COREDNS="$K8S_TOOLS_BIN/coredns-$COREDNS_VERSION"
+HELM_UNITTEST="$K8S_TOOLS_BIN/helm-unittest-$HELM_UNITTEST_VERSION"
+# A plugins directory holding only the pinned unittest plugin: `HELM_PLUGINS=$HELM_UNITTEST_PLUGINS $HELM unittest ...`
+HELM_UNITTEST_PLUGINS="$PERFLAB_CACHE/helm-plugins/unittest-$HELM_UNITTEST_VERSION"
+HELM_DOCS="$K8S_TOOLS_BIN/helm-docs-$HELM_DOCS_VERSION"
 # The pod sandbox ("pause") image's one binary: a few lines of Go (below) built here, since no image can be pulled.
 PERFLAB_PAUSE_VERSION="${PERFLAB_PAUSE_VERSION:-1}"
 PERFLAB_PAUSE="$K8S_TOOLS_BIN/perflab-pause-$PERFLAB_PAUSE_VERSION"
@@ -95,6 +102,25 @@ _build_helm() {
   v="$v -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$minor"
   _go_build_pinned helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm \
     "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION $v"
+}
+
+# helm-unittest is a Helm plugin: its own plugin.yaml (the module's, as `helm plugin install` would unpack it) beside
+# the binary under the name that file gives for this OS/arch. Its install hook, which downloads a release, is never
+# run: helm runs hooks only on `helm plugin install`, and the directory is laid here instead.
+_build_helm_unittest() {
+  _go_build_pinned helm-unittest github.com/helm-unittest/helm-unittest "$HELM_UNITTEST_VERSION" \
+    github.com/helm-unittest/helm-unittest/cmd/helm-unittest \
+    "-s -w -X github.com/helm-unittest/helm-unittest/internal/build.version=${HELM_UNITTEST_VERSION#v}" || return 1
+  local dir="$HELM_UNITTEST_PLUGINS/unittest" os arch
+  os="$(GOTOOLCHAIN=local go env GOOS)"; arch="$(GOTOOLCHAIN=local go env GOARCH)"
+  [ "$os" = darwin ] && os=macos
+  [ -x "$dir/untt-$os-$arch" ] && [ -f "$dir/plugin.yaml" ] && return 0
+  local src; src="$(cd /tmp && GOTOOLCHAIN=local go mod download -json "github.com/helm-unittest/helm-unittest@$HELM_UNITTEST_VERSION" \
+    | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')"
+  [ -f "$src/plugin.yaml" ] || { _k8s_log "no plugin.yaml in helm-unittest $HELM_UNITTEST_VERSION"; return 1; }
+  mkdir -p "$dir"
+  cp "$src/plugin.yaml" "$dir/plugin.yaml" && chmod u+w "$dir/plugin.yaml"
+  ln -sf "$HELM_UNITTEST" "$dir/untt-$os-$arch"
 }
 
 # Kubernetes itself: k8s.io/kubernetes is not meant to be required as a module (its go.mod points every staging
@@ -256,7 +282,7 @@ _k8s_tools_main() {
   set -euo pipefail
   mkdir -p "$K8S_TOOLS_BIN"
   if [ "${1:-}" = paths ]; then
-    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL KUBELET KUBE_PROXY CRANE COREDNS PERFLAB_PAUSE PROMTOOL K8S_TOOLS_PYTHON; do
+    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL KUBELET KUBE_PROXY CRANE COREDNS HELM_UNITTEST HELM_UNITTEST_PLUGINS HELM_DOCS PERFLAB_PAUSE PROMTOOL K8S_TOOLS_PYTHON; do
       printf '%s=%s\n' "$v" "${!v}"
     done
     return 0
@@ -276,6 +302,9 @@ _k8s_tools_main() {
   _go_build_pinned kwok sigs.k8s.io/kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok \
     "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
   _go_build_pinned crane github.com/google/go-containerregistry "$CRANE_VERSION" github.com/google/go-containerregistry/cmd/crane "-s -w"
+  _build_helm_unittest
+  _go_build_pinned helm-docs github.com/norwoodj/helm-docs "$HELM_DOCS_VERSION" github.com/norwoodj/helm-docs/cmd/helm-docs \
+    "-s -w -X main.version=${HELM_DOCS_VERSION#v}"
   _build_coredns
   _build_pause
   _build_k8s

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Chart checks, offline: docs and k6 copies in sync, helm lint --strict, strict schema validation of every
+# Chart checks, offline: README values tables (helm-docs) and k6 copies in sync, helm lint --strict, strict schema validation of every
 # ci/*-values.yaml rendering (kubeconform: Kubernetes 1.36 schemas, prometheus-operator and k6-operator CRDs),
-# chart unit tests, the alert rules under promtool (check + unit tests), then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
+# chart unit tests (helm-unittest suites, then charts/tests/unit.py), the alert rules under promtool (check + unit tests), then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
 # helm install --wait / upgrade / uninstall. Prints timings per step and closes with `chart: N passed, N failed`.
 #
 #   scripts/test-chart.sh              everything (cold: builds the tools first, see scripts/k8s-tools.sh)
@@ -39,9 +39,25 @@ values_sets() { find "$1/ci" -name '*-values.yaml' | sort; }
 
 tools() { scripts/k8s-tools.sh; }
 
+# README values tables: helm-docs renders each chart's README.md.gotmpl (the prose, then its values table from the
+# `# --` comments of values.yaml) into a scratch copy, which must equal the committed README.md. And every leaf of
+# values.yaml is documented, by a comment of its own or of a parent map shown whole: a row with no description is
+# an undocumented value (helm-docs' own strict mode would also want a comment on every parent map).
 docs_in_sync() {
-  local c rc=0
-  for c in "${CHARTS[@]}"; do "$K8S_TOOLS_PYTHON" charts/tests/docs.py --check "$c" || rc=1; done
+  local c name dir undocumented rc=0
+  for c in "${CHARTS[@]}"; do
+    name="$(basename "$c")"; dir="$WORK/docs/$name"
+    mkdir -p "$dir" && cp "$c/Chart.yaml" "$c/values.yaml" "$c/README.md.gotmpl" "$dir/" || return 1
+    printf '{{ range .Values }}{{ if not (or .Description .AutoDescription) }}{{ .Key }}\n{{ end }}{{ end }}' >"$dir/undocumented.gotmpl"
+    "$HELM_DOCS" -l error -c "$dir" -s file || return 1
+    "$HELM_DOCS" -l error -c "$dir" -s file -t undocumented.gotmpl -o undocumented.txt || return 1
+    if ! diff -u "$c/README.md" "$dir/README.md" >"$dir/readme.diff"; then
+      head -40 "$dir/readme.diff"
+      echo "$c/README.md is out of date: $HELM_DOCS -c $c -s file"; rc=1
+    fi
+    undocumented="$(grep -v '^[[:space:]]*$' "$dir/undocumented.txt" | tr '\n' ' ')"
+    [ -z "$undocumented" ] || { echo "$c/values.yaml: no \`# --\` comment for: $undocumented"; rc=1; }
+  done
   return $rc
 }
 
@@ -110,6 +126,16 @@ validator_rejects_unknown_fields() {  # a check that cannot fail is a defect: pr
   [ "$planted" -ge 4 ] && [[ "$bad" == *"Invalid: $planted,"* ]]
 }
 
+# helm-unittest suites (charts/<chart>/tests/*_test.yaml), the pinned plugin in a plugins directory of its own
+unittest() {
+  local c rc=0
+  for c in "${CHARTS[@]}"; do
+    HELM_PLUGINS="$HELM_UNITTEST_PLUGINS" "$HELM" unittest --strict --color=false "$c" >"$WORK/unittest.out" 2>&1 || rc=1
+    grep -v 'found symbolic link in path' "$WORK/unittest.out" | grep -vE '^(Charts|Snapshot|Time): ' | sed '/^$/d; s/^/  /'
+  done
+  return $rc
+}
+# what the suites cannot hold (charts/tests/unit.py says what and why)
 unit() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/unit.py; }
 dashboards() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/dashboards.py; }
 
@@ -295,14 +321,15 @@ cluster_down_clean() {
 T0=$SECONDS
 step "tools (scripts/k8s-tools.sh)" tools || { echo "tools missing, cannot go on"; exit 1; }
 step "the chart ships k6-tests/ itself (files/k6 links to it)" test "$(readlink charts/perflab-loadtest/files/k6)" = ../../../k6-tests
-step "README values tables in sync, every value documented" docs_in_sync
+step "README values tables in sync (helm-docs), every value documented" docs_in_sync
 step "charts and scripts read only repository files (CRDs in charts/tests/crds)" repo_files_only
 step "helm lint --strict (every ci values set, both charts)" lint
 if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_OPERATOR_VERSION, k6 TestRun)" schemas; then
   step "render + kubeconform -strict (every ci values set)" render_and_validate
   step "kubeconform rejects unknown fields (self-check)" validator_rejects_unknown_fields
 fi
-step "chart unit tests" unit
+step "chart unit tests: helm-unittest --strict (charts/*/tests/*_test.yaml)" unittest
+step "chart unit tests: charts/tests/unit.py (loops over the services, rendered shell)" unit
 step "dashboards: every one parses, has its variables, and asks only its own service's metrics" dashboards
 if step "alert rules: promtool check rules + test rules (charts/tests/rules-test.yaml)" alert_rules; then
   step "promtool test fails on a broken rule expression (self-check)" rules_test_catches_broken_expressions
