@@ -9,20 +9,30 @@ cd "$PERFLAB_ROOT"
 LINKS=${LINKS:-${SCALE:-50}}
 mkdir -p "$PERFLAB_RUN/logs"
 
+seed_service() {  # NAME ARGS...: its jar once, no web server; the seeders log progress through a logger named Seeder:
+  # shown here (prefixed by the service), the rest kept in the log file
+  local n=$1 jar="services/$1/target/$1.jar"; shift
+  SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar "$jar" --spring.main.web-application-type=none \
+    "$@" --logging.structured.format.console= >"$PERFLAB_RUN/logs/seed-$n.log" 2>&1 &
+  local pid=$!
+  tail -n +1 --pid="$pid" -f "$PERFLAB_RUN/logs/seed-$n.log" 2>/dev/null \
+    | { grep --line-buffered -E 'Seeder' || true; } | sed -u -E "s/^.*Seeder *: /$n: /" >&2
+  wait "$pid" || { log "$n seed failed; last lines of $PERFLAB_RUN/logs/seed-$n.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-$n.log" >&2; return 1; }
+}
+
+# each service seeds its own database: side by side (a seeder is mostly one JVM start)
+seeders=() names=()
 for n in "${PERFLAB_SERVICES[@]}"; do
   args=$(service_conf "$n" seed)
   [ -n "$args" ] || continue
   read -ra args <<<"$(tr '\n' ' ' <<<"$args")"
   log "$n data: ${args[*]}"
-  jar="services/$n/target/$n.jar"
-  [ -f "$jar" ] || ./mvnw -q -B -pl "services/$n" -am package -DskipTests
-  # the seeders log their progress through a logger named Seeder: shown here, the rest kept in the log file
-  if ! SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar "$jar" --spring.main.web-application-type=none \
-    "${args[@]}" --logging.structured.format.console= 2>&1 | tee "$PERFLAB_RUN/logs/seed-$n.log" \
-    | { grep --line-buffered -E 'Seeder' || true; } | sed -u -E 's/^.*Seeder *: //' >&2; then
-    log "$n seed failed; last lines of $PERFLAB_RUN/logs/seed-$n.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-$n.log" >&2; exit 1
-  fi
+  [ -f "services/$n/target/$n.jar" ] || ./mvnw -q -B -pl "services/$n" -am package -DskipTests
+  seed_service "$n" "${args[@]}" & seeders+=($!) names+=("$n")
 done
+failed=()
+for i in "${!seeders[@]}"; do wait "${seeders[$i]}" || failed+=("${names[$i]}"); done
+[ ${#failed[@]} -eq 0 ] || { log "seed failed: ${failed[*]}"; exit 1; }
 
 out="$PERFLAB_RUN/seed/shortener.tsv"
 mkdir -p "$(dirname "$out")"
