@@ -25,16 +25,6 @@ scripts/test-chart.sh); each suite's `it` begins with the name the check had her
 - Read repository files beside the rendering: exposed_gateway_admits_* and generated_secrets_are_named_* (values.yaml's
   comments), gateway_routes_are_the_repository_files_* (config/gateway/routes), loadtest_ships_the_k6_scripts_*
   (k6-tests/), hpa_replaces_replicas_* (the services ci/hpa-values.yaml autoscales).
-- Not moved yet, though helm-unittest could hold them (most assert NetworkPolicy peers through peers_names, which
-  helm-unittest can only state as whole rule lists): claims_take_their_storage_class_*, stores_render_only_*,
-  chart_managed_stores_*, external_stores_*, every_object_carries_the_recommended_labels_*, scheduling_keeps_every_pod_*,
-  pdb_per_service, helm_test_pod_*, network_policy_denies_by_default, network_policy_lets_send_*,
-  network_policy_can_be_switched_off, seed_000_alert_thresholds_*, seed_job_is_off_by_default,
-  seed_job_is_a_hook_weighted_*, seed_job_pod_lands_beside_mail_*, seed_job_is_restricted_*,
-  schema_rejects_unknown_keys_everywhere, stores_start_under_a_generous_startup_probe_*, every_scratch_volume_*,
-  stores_read_their_credentials_*, loadtest_pods_go_where_placement_says_*, loadtest_results_go_to_prometheus_*,
-  loadtest_names_stay_label_values_*, loadtest_notes_name_a_placement_*, a_new_service_trusts_the_gateway_*,
-  gateway_verifies_bearer_tokens_*, the_shortener_gets_a_generated_32_byte_code_key_*.
 """
 import json
 import os
@@ -166,52 +156,6 @@ def changing_a_lab_switch_rolls_the_pods():
 # --- mail and send (seed 000) ----------------------------------------------------------------------------------------
 
 @test
-def claims_take_their_storage_class_from_the_store_else_global_and_dash_means_none():
-    def classes(docs):
-        out = {d["metadata"]["name"]: d["spec"].get("storageClassName") for d in docs if d["kind"] == "PersistentVolumeClaim"}
-        for d in docs:
-            if d["kind"] == "StatefulSet" and d["spec"].get("volumeClaimTemplates"):
-                out[d["metadata"]["name"]] = d["spec"]["volumeClaimTemplates"][0]["spec"].get("storageClassName")
-        return out
-    assert set(classes(render()).values()) == {None}
-    c = classes(render("global.storageClass=standard-rwo", "stores.mysql.persistence.storageClass=fast-ssd",
-                       "stores.redis.persistence.storageClass=-", "services.mail.persistence.storageClass=nfs"))
-    assert c == {"t-perflab-mail": "nfs", "t-perflab-mysql": "fast-ssd", "t-perflab-mongodb": "standard-rwo",
-                 "t-perflab-redis": ""}, c
-    c = classes(render("global.storageClass=-", "stores.smtp.persistence.enabled=true"))
-    assert set(c.values()) == {""} and len(c) == 5, c
-
-
-@test
-def stores_render_only_when_a_service_uses_them():
-    names = {(d["kind"], d["metadata"]["name"]) for d in render()}
-    for store in ["mongodb", "redis", "mysql", "smtp"]:
-        assert ("StatefulSet", f"t-perflab-{store}") in names, (store, names)
-    names = {(d["kind"], d["metadata"]["name"]) for d in render("services.send.enabled=false")}
-    assert ("StatefulSet", "t-perflab-mysql") in names and not any(n.endswith("-smtp") for _, n in names), names
-    names = {(d["kind"], d["metadata"]["name"]) for d in render("services.send.enabled=false", "services.mail.enabled=false",
-                                                                "services.route.enabled=false")}
-    assert not any(n.endswith(("-mysql", "-smtp")) for _, n in names), names
-    names = {(d["kind"], d["metadata"]["name"]) for d in render("services.shortener.enabled=false")}
-    assert not any(n.endswith("-mongodb") for _, n in names), names
-    assert "PERFLAB_GATEWAY_SERVICES_SHORTENER" not in env(render("services.shortener.enabled=false"), "gateway")
-
-
-@test
-def chart_managed_stores_use_official_images_pvcs_and_generated_secrets():
-    docs = render()
-    for store, image in [("mongodb", "mongo:8.0.29"), ("redis", "redis:7.4.11")]:
-        sts = one(docs, "StatefulSet", f"t-perflab-{store}")
-        assert sts["spec"]["template"]["spec"]["containers"][0]["image"] == image
-        assert sts["spec"]["volumeClaimTemplates"][0]["spec"]["resources"]["requests"]["storage"]
-        sec = one(docs, "Secret", f"t-perflab-{store}")
-        assert len(__import__("base64").b64decode(sec["data"]["password"])) == 24
-    mysql = env(docs, "mysql", "StatefulSet")
-    assert container(docs, "mysql", "StatefulSet")["image"] == "mysql:8.4.11"
-    assert mysql["MYSQL_ROOT_PASSWORD_FILE"] == "/etc/perflab/store/root-password"
-
-
-@test
 def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
     docs = render(ROUTE)
     job = one(docs, "Job", "t-perflab-mysql-databases")
@@ -250,42 +194,7 @@ def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
                 if d["kind"] == "Job"]
 
 
-@test
-def external_stores_render_no_statefulset_and_read_credentials_from_existing_secrets():
-    docs = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
-    assert not [d for d in docs if d["kind"] == "StatefulSet"]
-    assert env(docs, "send")["PERFLAB_SEND_SMTP_HOST"] == "smtp.mail.svc.cluster.local"
-    assert env(docs, "mail")["PERFLAB_MYSQL_HOST"] == "mysql.data.svc.cluster.local"
-    assert secret_files(docs, "mail")["PERFLAB_MYSQL_PASSWORD"] == ("perflab-mysql-auth", "password")
-    s = env(docs, "shortener")
-    assert secret_files(docs, "shortener")["spring.mongodb.uri"] == ("perflab-mongodb-uri", "uri")
-    assert s["SPRING_DATA_REDIS_HOST"] == "redis.data.svc.cluster.local"
-    assert secret_files(docs, "shortener")["spring.data.redis.password"] == ("perflab-redis-auth", "password")
-    assert sorted(d["metadata"]["name"] for d in docs if d["kind"] == "Secret") == \
-        ["t-perflab-identity", "t-perflab-shortener-code-key"], \
-        "no chart Secret when every credential is external (the identity and code keys are no store's)"
-    assert "external.host is required" in refuses("stores.redis.deploy=false")
-    err = refuses("stores.mysql.deploy=false", "stores.mysql.external.host=db.example.net")
-    assert "stores.mysql.auth.existingSecret (key `password`) is required" in err, err
-    uri = env(render("stores.mongodb.deploy=false", "stores.mongodb.external.uri=mongodb://m:27017/x"), "shortener")
-    assert uri["SPRING_MONGODB_URI"] == "mongodb://m:27017/x"
-
-
 # --- pods: labels, probes, security, shutdown ----------------------------------------------------------------------
-
-@test
-def every_object_carries_the_recommended_labels_and_no_namespace():
-    for d in render(ROUTE, values=(str(CHART / "ci" / "monitoring-values.yaml"),)):
-        labels = d["metadata"]["labels"]
-        for k in ["app.kubernetes.io/instance", "app.kubernetes.io/managed-by", "app.kubernetes.io/part-of",
-                  "app.kubernetes.io/version", "helm.sh/chart"]:
-            assert k in labels, (d["kind"], d["metadata"]["name"], k)
-        assert "namespace" not in d["metadata"], (d["kind"], d["metadata"]["name"])
-        if d["kind"] in ("Deployment", "StatefulSet"):
-            sel = d["spec"]["selector"]["matchLabels"]
-            assert sel.items() <= d["spec"]["template"]["metadata"]["labels"].items()
-            assert set(sel) == {"app.kubernetes.io/name", "app.kubernetes.io/instance"}
-
 
 @test
 def probes_use_the_actuator_health_groups_on_the_management_port():
@@ -308,28 +217,6 @@ def probes_use_the_actuator_health_groups_on_the_management_port():
     assert "/services/mail/managementPort" in refuses("services.mail.managementPort=0")
     notes = (CHART / "templates" / "NOTES.txt").read_text()  # helm template does not render the notes
     assert "/actuator" not in notes and "management port" in notes, notes
-
-
-@test
-def scheduling_keeps_every_pod_on_the_system_under_test_pool_with_per_component_overrides():
-    docs = render(values=(str(CHART / "ci" / "scheduling-values.yaml"),))
-    pods = {d["metadata"]["name"]: d["spec"]["template"]["spec"] for d in docs if d["kind"] in ("Deployment", "StatefulSet", "Job")}
-    pods.update({d["metadata"]["name"]: d["spec"] for d in docs if d["kind"] == "Pod"})
-    assert len(pods) >= 8, sorted(pods)
-    for name, pod in pods.items():
-        assert pod["tolerations"] == [{"key": "perflab.dev/pool", "operator": "Equal", "value": "sut", "effect": "NoSchedule"}], name
-        assert pod["affinity"]["nodeAffinity"] and pod["topologySpreadConstraints"][0]["maxSkew"] == 1, name
-        want_sel = {"t-perflab-mail": {"perflab.dev/pool": "sut", "perflab.dev/disk": "local-ssd"},
-                    "t-perflab-mysql": {"perflab.dev/pool": "sut-db"}}.get(name, {"perflab.dev/pool": "sut"})
-        assert pod["nodeSelector"] == want_sel, (name, pod["nodeSelector"])
-        assert pod["priorityClassName"] == ("perflab-db" if name == "t-perflab-mysql" else "perflab-sut"), name
-    plain = render()
-    for d in plain:
-        if d["kind"] in ("Deployment", "StatefulSet"):
-            spec = d["spec"]["template"]["spec"]
-            assert not {"nodeSelector", "tolerations", "affinity", "priorityClassName"} & set(spec), d["metadata"]["name"]
-    assert "not allowed" in refuses("scheduling.nodeSelecter.pool=sut")
-    assert "not allowed" in refuses("services.mail.scheduling.node=x")
 
 
 @test
@@ -381,31 +268,6 @@ def hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
     assert one(render(), "Deployment", "t-perflab-gateway")["spec"]["replicas"] == 2
 
 
-@test
-def pdb_per_service():
-    pdb = one(render(), "PodDisruptionBudget", "t-perflab-shortener")["spec"]
-    assert pdb == {"maxUnavailable": 1, "selector": {"matchLabels": {"app.kubernetes.io/name": "shortener", "app.kubernetes.io/instance": "t"}}}
-
-
-@test
-def helm_test_pod_expects_the_gateway_to_answer_404_through_its_service():
-    docs = render()
-    pod = one(docs, "Pod", "t-perflab-test")
-    assert pod["metadata"]["annotations"]["helm.sh/hook"] == "test"
-    c = pod["spec"]["containers"][0]
-    assert c["image"] == "curlimages/curl:8.17.0"
-    assert {"name": "URL", "value": "http://t-perflab-gateway:8080/s/perflab-helm-test"} in c["env"]
-    assert '[ "$code" = 404 ]' in c["args"][0]
-    assert pod["spec"]["securityContext"]["runAsNonRoot"] is True and c["securityContext"]["readOnlyRootFilesystem"] is True
-    assert one(render("tests.image.repository=local/curl", "tests.image.tag=dev"), "Pod", "t-perflab-test")["spec"]["containers"][0]["image"] == "local/curl:dev"
-    np = one(docs, "NetworkPolicy", "t-perflab-test")["spec"]
-    assert peers_names(np["egress"]) == {53: {"other"}, 8080: {"gateway"}}, np
-    # a restricted gateway still lets the test pod in
-    ext = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
-    assert "test" in peers_names(one(ext, "NetworkPolicy", "t-perflab-gateway")["spec"]["ingress"])["http"]
-    assert "/tests/image/tag" in refuses("tests.image.tag=")
-
-
 # --- NetworkPolicy -------------------------------------------------------------------------------------------------
 
 def peers_names(rules):
@@ -420,13 +282,6 @@ def peers_names(rules):
         for port in ports:
             out.setdefault(port, set()).update(names)
     return out
-
-
-@test
-def network_policy_denies_by_default():
-    deny = one(render(), "NetworkPolicy", "t-perflab-default-deny")["spec"]
-    assert deny["policyTypes"] == ["Ingress", "Egress"] and "ingress" not in deny and "egress" not in deny
-    assert deny["podSelector"]["matchLabels"]["app.kubernetes.io/instance"] == "t"
 
 
 @test
@@ -469,19 +324,6 @@ def network_policy_lets_only_prometheus_reach_the_management_port():
 
 
 @test
-def network_policy_lets_send_be_called_by_the_gateway_and_mail_only():
-    docs = render()
-    np = one(docs, "NetworkPolicy", "t-perflab-send")["spec"]
-    assert peers_names(np["ingress"]) == {"http": {"gateway", "mail"}, "management": {"other"}}, np["ingress"]
-    mail_eg = peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])
-    assert mail_eg[8082] == {"send"}, mail_eg
-    send_eg = peers_names(np["egress"])
-    assert send_eg == {53: {"other"}, 3306: {"mysql"}, 1025: {"smtp"}}, send_eg  # send calls nobody but its stores
-    no_mail = render("--set-json services.send.allowFrom=[]", "services.mail.enabled=false")
-    assert peers_names(one(no_mail, "NetworkPolicy", "t-perflab-send")["spec"]["ingress"])["http"] == {"gateway"}
-
-
-@test
 def network_policy_lets_only_the_services_reach_their_stores():
     docs = render()
     want = {"mongodb": {27017: using("mongodb")}, "redis": {6379: using("redis")},
@@ -502,11 +344,6 @@ def network_policy_lets_only_the_services_reach_their_stores():
     assert [r["to"] for r in np if r["ports"][0]["port"] == 1025] == [[{"ipBlock": {"cidr": "10.30.0.25/32"}}]], np
     assert not any(d["metadata"]["name"].endswith(("-mongodb", "-redis", "-mysql", "-smtp"))
                    for d in ext if d["kind"] == "NetworkPolicy")
-
-
-@test
-def network_policy_can_be_switched_off():
-    assert not [d for d in render("networkPolicy.enabled=false") if d["kind"] == "NetworkPolicy"]
 
 
 # --- monitoring ----------------------------------------------------------------------------------------------------
@@ -590,29 +427,6 @@ def mysql_services_get_the_db_pool_alerts_and_mail_and_send_their_hand_off_alert
 
 
 @test
-def seed_000_alert_thresholds_and_waits_come_from_values():
-    groups = rules_by_group(render(
-        "monitoring.prometheusRule.enabled=true", "monitoring.prometheusRule.dbPoolPendingForMinutes=3",
-        "monitoring.prometheusRule.outboxBacklogThreshold=250", "monitoring.prometheusRule.outboxBacklogForMinutes=7",
-        "monitoring.prometheusRule.deliveryBacklogThreshold=40", "monitoring.prometheusRule.deliveryBacklogForMinutes=9"))
-    assert groups["perflab.mail"]["PerflabDbPoolSaturated"]["for"] == "3m"
-    assert "for 3 minutes" in groups["perflab.mail"]["PerflabDbPoolSaturated"]["annotations"]["description"]
-    ob = groups["perflab.mail"]["PerflabOutboxBacklog"]
-    assert ob["expr"].endswith("> 250") and ob["for"] == "7m" and "above 250" in ob["annotations"]["summary"], ob
-    db = groups["perflab.send"]["PerflabDeliveryBacklog"]
-    assert db["expr"].endswith("> 40") and db["for"] == "9m", db
-    # the alert sets follow `alerts`, not the service's name
-    groups = rules_by_group(render("monitoring.prometheusRule.enabled=true", "--set-json services.mail.alerts=[]",
-                                   "--set-json services.shortener.alerts=[\"delivery\"]"))
-    assert not set(groups["perflab.mail"]) & {"PerflabOutboxBacklog", "PerflabOutboxDeadRows"}
-    assert "PerflabDbPoolStarved" in groups["perflab.mail"]  # still a MySQL service
-    assert 'job="t-perflab-shortener"' in groups["perflab.shortener"]["PerflabDeliveryBacklog"]["expr"]
-    assert "alerts" in refuses("--set-json services.mail.alerts=[\"smtp\"]")
-    assert "outboxBacklogThreshold" in refuses("monitoring.prometheusRule.outboxBacklogThreshold=-1")
-    assert "not allowed" in refuses("monitoring.prometheusRule.outboxThreshold=5")
-
-
-@test
 def dashboard_shows_the_db_pool_and_the_send_hand_off():
     # each side of the hand-off on its own service's dashboard (a send metric under mail's job is never answered)
     docs = render(*EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),))
@@ -645,12 +459,6 @@ SEED = (str(CHART / "ci" / "seed-values.yaml"),)
 
 def seed_job(docs):
     return one(docs, "Job", "t-perflab-mail-seed")
-
-
-@test
-def seed_job_is_off_by_default():
-    docs = render()
-    assert not [d for d in docs if d["metadata"]["name"].endswith("mail-seed")], "seed rendered while off"
 
 
 @test
@@ -690,55 +498,6 @@ def seed_job_runs_the_mail_image_as_its_seeder_on_mails_database_and_eml_volume(
     assert "not allowed" in refuses("seed.mail=10")
 
 
-@test
-def seed_job_is_a_hook_weighted_after_the_database_job():
-    docs = render("seed.enabled=true")
-    seed = seed_job(docs)["metadata"]["annotations"]
-    db = one(docs, "Job", "t-perflab-mysql-databases")["metadata"]["annotations"]
-    assert seed["helm.sh/hook"] == "post-install,post-upgrade", seed
-    assert set(db["helm.sh/hook"].split(",")) <= {"pre-install", "pre-upgrade", "post-install", "post-upgrade"}
-    assert int(seed["helm.sh/hook-weight"]) > int(db["helm.sh/hook-weight"]), (seed, db)
-    assert seed["helm.sh/hook-delete-policy"] == "before-hook-creation,hook-succeeded"
-
-
-@test
-def seed_job_pod_lands_beside_mail_on_a_read_write_once_claim_and_keeps_the_chart_scheduling():
-    pod = seed_job(render(values=SEED))["spec"]["template"]["spec"]
-    aff = pod["affinity"]
-    assert aff["podAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"] == [{
-        "labelSelector": {"matchLabels": {"app.kubernetes.io/name": "mail", "app.kubernetes.io/instance": "t"}},
-        "topologyKey": "kubernetes.io/hostname"}], aff
-    assert aff["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"][0][
-        "matchExpressions"][0]["key"] == "perflab.dev/pool", aff
-    # mail's own scheduling wins, as for the mail pods
-    sched = seed_job(render("seed.enabled=true", values=(str(CHART / "ci" / "scheduling-values.yaml"),)))["spec"]["template"]["spec"]
-    assert sched["nodeSelector"] == {"perflab.dev/pool": "sut", "perflab.dev/disk": "local-ssd"}, sched
-    assert sched["priorityClassName"] == "perflab-sut" and sched["tolerations"]
-    # ReadWriteMany: any node can mount the claim
-    rwx = seed_job(render("seed.enabled=true", "--set-json services.mail.persistence.accessModes=[\"ReadWriteMany\"]"))
-    assert "affinity" not in rwx["spec"]["template"]["spec"], rwx["spec"]["template"]["spec"].get("affinity")
-    # no volume, a volume only one pod may mount, or no mail: refused, naming the value
-    assert "services.mail.persistence.enabled" in refuses("seed.enabled=true", "services.mail.persistence.enabled=false")
-    assert "ReadWriteOncePod" in refuses("seed.enabled=true",
-                                         "--set-json services.mail.persistence.accessModes=[\"ReadWriteOncePod\"]")
-    assert "services.mail.enabled" in refuses("seed.enabled=true", "services.mail.enabled=false")
-
-
-@test
-def seed_job_is_restricted_and_reaches_only_mysql_and_dns():
-    docs = render("seed.enabled=true")
-    pod = seed_job(docs)["spec"]["template"]["spec"]
-    c = pod["containers"][0]
-    assert pod["securityContext"]["runAsNonRoot"] is True and pod["automountServiceAccountToken"] is False
-    assert c["securityContext"]["readOnlyRootFilesystem"] is True and c["securityContext"]["capabilities"] == {"drop": ["ALL"]}
-    assert c["resources"]["limits"] == {"cpu": "2", "memory": "1Gi"}, c["resources"]
-    np = one(docs, "NetworkPolicy", "t-perflab-mail-seed")["spec"]
-    assert np["podSelector"]["matchLabels"] == {"app.kubernetes.io/name": "mail-seed", "app.kubernetes.io/instance": "t"}
-    assert peers_names(np["egress"]) == {53: {"other"}, 3306: {"mysql"}}, np
-    assert "mail-seed" in peers_names(one(docs, "NetworkPolicy", "t-perflab-mysql")["spec"]["ingress"])[3306]
-    assert "mail-seed" not in peers_names(one(render(), "NetworkPolicy", "t-perflab-mysql")["spec"]["ingress"])[3306]
-
-
 # --- exposure ------------------------------------------------------------------------------------------------------
 
 EXPOSURE = (str(CHART / "ci" / "exposure-values.yaml"),)
@@ -755,49 +514,7 @@ def exposed_gateway_admits_only_the_forwarding_pods_listed_in_gateway_from():
     assert "not allowed" in refuses("exposure.ingress.host=x") and "not allowed" in refuses("exposure.httpRoute.parentRef=x")
 
 
-# --- schema --------------------------------------------------------------------------------------------------------
-
-@test
-def schema_rejects_unknown_keys_everywhere():
-    for s in ["replica=2", "services.shortener.replica=2", "services.shortener.jvm.heapSize=1g",
-              "stores.redis.persistance.size=1Gi", "monitoring.serviceMonitors.enabled=true", "networkPolicy.enable=true"]:
-        assert "not allowed" in refuses(s), s
-
-
 # --- stores: probes, images, scratch space ---------------------------------------------------------------------------
-
-def sts_pod(docs, store):
-    return one(docs, "StatefulSet", f"t-perflab-{store}")["spec"]["template"]["spec"]
-
-
-@test
-def stores_start_under_a_generous_startup_probe_and_are_ready_only_when_they_answer_a_client():
-    docs = render()
-    for store, port, floor in [("mysql", 3306, 600), ("mongodb", 27017, 300), ("redis", 6379, 300), ("smtp", 1025, 120)]:
-        c = container(docs, store, "StatefulSet")
-        start, ready, live = c["startupProbe"], c["readinessProbe"], c["livenessProbe"]
-        # a first start (MySQL: data directory and user, on a server listening on its socket only) is not killed half way
-        assert start["tcpSocket"] == {"port": port}, (store, start)
-        assert start["failureThreshold"] * start["periodSeconds"] >= floor, (store, start)
-        # liveness stays cheap; readiness asks the store itself, not just its port
-        assert live["tcpSocket"] == {"port": port} and "initialDelaySeconds" not in live, (store, live)
-        assert "tcpSocket" not in ready, (store, ready)
-    probe = lambda store: container(docs, store, "StatefulSet")["readinessProbe"]["exec"]["command"]
-    mysql = probe("mysql")
-    assert mysql[:2] == ["sh", "-c"] and "mysql --protocol=tcp -h 127.0.0.1 -P 3306 -u \"$MYSQL_USER\" -e 'SELECT 1'" in mysql[2]
-    assert 'MYSQL_PWD="$(cat "$MYSQL_PASSWORD_FILE")"' in mysql[2], mysql  # the application user logs in: it exists
-    assert "mongosh" in probe("mongodb")[2] and "--port 27017" in probe("mongodb")[2] and 'adminCommand("ping")' in probe("mongodb")[2]
-    redis = probe("redis")[2]
-    assert 'REDISCLI_AUTH="$(cat /etc/perflab/store/password)" redis-cli -p 6379 ping' in redis and "PONG" in redis, redis
-    assert container(docs, "smtp", "StatefulSet")["readinessProbe"]["httpGet"] == {"path": "/readyz", "port": "http"}
-    # the startup allowance is a value; a moved port moves every probe
-    slow = render("stores.mysql.startupProbe.failureThreshold=180", "stores.redis.port=6380")
-    assert container(slow, "mysql", "StatefulSet")["startupProbe"]["failureThreshold"] == 180
-    r = container(slow, "redis", "StatefulSet")
-    assert r["startupProbe"]["tcpSocket"]["port"] == r["livenessProbe"]["tcpSocket"]["port"] == 6380
-    assert "-p 6380 ping" in r["readinessProbe"]["exec"]["command"][2]
-    assert "/stores/mysql/startupProbe" in refuses("stores.mysql.startupProbe.failureThreshold=0")
-
 
 @test
 def third_party_images_are_pinned_to_patch_releases_and_can_be_pinned_by_digest():
@@ -820,29 +537,6 @@ def third_party_images_are_pinned_to_patch_releases_and_can_be_pinned_by_digest(
     for bad in ["sha256:abc", "sha256:" + "A" * 64, "0" * 64]:
         assert "/stores/redis/image/digest" in refuses(f"stores.redis.image.digest={bad}"), bad
         assert "/tests/image/digest" in refuses(f"tests.image.digest={bad}"), bad
-
-
-@test
-def every_scratch_volume_is_size_limited():
-    def empty_dirs(docs):
-        for d in docs:
-            spec = d["spec"] if d["kind"] == "Pod" else d.get("spec", {}).get("template", {}).get("spec")
-            for v in (spec or {}).get("volumes", []):
-                if "emptyDir" in v:
-                    yield d["metadata"]["name"], v
-    for sets in [(), ("seed.enabled=true",), ("services.mail.persistence.enabled=false",)] + \
-            [(f"stores.{s}.persistence.enabled=false",) for s in ["mysql", "mongodb", "redis", "smtp"]]:
-        found = list(empty_dirs(render(*sets)))
-        assert len(found) >= 10, sets
-        for name, v in found:
-            assert v["emptyDir"].get("sizeLimit"), (sets, name, v)
-    docs = render("stores.mysql.persistence.enabled=false", "stores.mysql.persistence.size=20Gi", "stores.mysql.scratchSizeLimit=3Gi")
-    vols = {v["name"]: v["emptyDir"]["sizeLimit"] for v in sts_pod(docs, "mysql")["volumes"] if "emptyDir" in v}
-    assert vols == {"data": "20Gi", "scratch-0": "3Gi", "scratch-1": "3Gi"}, vols
-    assert {v["name"]: v["emptyDir"]["sizeLimit"] for v in sts_pod(render(), "redis")["volumes"] if "emptyDir" in v} == {"scratch-0": "64Mi"}
-    off = render("services.mail.persistence.enabled=false", "services.mail.persistence.size=2Gi")
-    assert volume(off, "mail", "storage") == {"name": "storage", "emptyDir": {"sizeLimit": "2Gi"}}
-    assert "/stores/redis/scratchSizeLimit" in refuses("stores.redis.scratchSizeLimit=64MB")
 
 
 # --- secrets as files --------------------------------------------------------------------------------------------------
@@ -918,23 +612,6 @@ def secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
     seed = render("seed.enabled=true")
     assert secret_files(seed, "mail-seed", "Job") == secret_files(seed, "mail")
     assert env(seed, "mail-seed", "Job")["SPRING_CONFIG_IMPORT"] == "optional:configtree:/etc/perflab/secrets/"
-
-
-@test
-def stores_read_their_credentials_from_the_secrets_files_through_the_images_file_variables():
-    docs = render("stores.mysql.auth.existingSecret=my-mysql")
-    mysql = env(docs, "mysql", "StatefulSet")
-    assert mysql == {"MYSQL_ROOT_PASSWORD_FILE": "/etc/perflab/store/root-password", "MYSQL_USER": "perflab",
-                     "MYSQL_PASSWORD_FILE": "/etc/perflab/store/password"}, mysql
-    assert env(docs, "mongodb", "StatefulSet") == {"MONGO_INITDB_ROOT_USERNAME": "perflab",
-                                                   "MONGO_INITDB_ROOT_PASSWORD_FILE": "/etc/perflab/store/password"}
-    for store, secret, keys in [("mysql", "my-mysql", ["password", "root-password"]), ("mongodb", "t-perflab-mongodb", ["password"]),
-                                ("redis", "t-perflab-redis", ["password"])]:
-        [vol] = [v for v in sts_pod(docs, store)["volumes"] if v["name"] == "credentials"]
-        assert vol["secret"]["secretName"] == secret and [i["key"] for i in vol["secret"]["items"]] == keys, vol
-        assert vol["secret"]["defaultMode"] == 0o440
-        assert {"name": "credentials", "mountPath": "/etc/perflab/store", "readOnly": True} in container(docs, store, "StatefulSet")["volumeMounts"]
-    assert not [v for v in sts_pod(docs, "smtp")["volumes"] if v["name"] == "credentials"]
 
 
 def run_with_fakes(script, fakes, tmp, env_vars):
@@ -1093,42 +770,6 @@ def loadtest_ships_the_k6_scripts_and_points_the_testrun_at_the_gateway():
     assert "not under files/k6" in refuses("tests.shortener-smoke.script=shortener/missing.js", chart=LOADTEST, values=lv)
 
 
-@test
-def loadtest_pods_go_where_placement_says_and_pass_a_restricted_namespace():
-    lv = (str(LOADTEST / "ci" / "load-pool-values.yaml"),)
-    spec = [d for d in render(chart=LOADTEST, values=lv) if d["kind"] == "TestRun"][0]["spec"]
-    for part in ("runner", "initializer", "starter"):
-        pod = spec[part]
-        assert pod["nodeSelector"] == {"perflab.dev/pool": "load"}, (part, pod)
-        assert pod["tolerations"] == [{"key": "perflab.dev/pool", "operator": "Equal", "value": "load",
-                                       "effect": "NoSchedule"}], (part, pod)
-        assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["seccompProfile"], part
-        assert pod["containerSecurityContext"] == {"allowPrivilegeEscalation": False, "readOnlyRootFilesystem": True,
-                                                   "capabilities": {"drop": ["ALL"]}}, part
-    assert spec["separate"] is True
-
-
-@test
-def loadtest_results_go_to_prometheus_with_a_dashboard_and_a_verdict_across_runners():
-    lv = (str(LOADTEST / "ci" / "load-pool-values.yaml"),)
-    docs = render(chart=LOADTEST, values=lv)
-    spec = [d for d in docs if d["kind"] == "TestRun"][0]["spec"]
-    assert "--out experimental-prometheus-rw" in spec["arguments"]
-    e = {x["name"]: x.get("value") for x in spec["runner"]["env"]}
-    assert e["K6_PROMETHEUS_RW_SERVER_URL"].endswith("/api/v1/write") and e["K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM"] == "true"
-    dash = one(docs, "ConfigMap", "t-k6-dashboard")
-    assert dash["metadata"]["labels"]["grafana_dashboard"] == "1"
-    board = json.loads(dash["data"]["perflab-k6.json"])
-    assert any(v["name"] == "testid" for v in board["templating"]["list"])
-    assert all("$testid" in t["expr"] for p in board["panels"] for t in p["targets"])
-    verdict = [d for d in docs if d["kind"] == "Pod" and d["metadata"]["name"].endswith("-verdict") and "shortener-smoke" in d["metadata"]["name"]]
-    assert verdict and verdict[0]["metadata"]["annotations"]["helm.sh/hook"] == "test"
-    ve = {x["name"]: x["value"] for x in verdict[0]["spec"]["containers"][0]["env"]}
-    assert ve["TESTID"] == "r1" and ve["MAX_P95_SECONDS"] == "0.3", ve
-    items = verdict[0]["spec"]["volumes"][0]["configMap"]["items"]
-    assert items == [{"key": "lib__verdict.js", "path": "lib/verdict.js"}], items
-
-
 def operator_runner_command(testrun, index):
     """The command the k6-operator gives runner `index` (1..n) of a TestRun (k6-operator pkg/resources/jobs/runner.go
     and pkg/segmentation): the reference the Job rendering is held to."""
@@ -1151,37 +792,6 @@ def job_runner_command(container, index, tmp):
     out = subprocess.run(container["command"], capture_output=True, check=True,
                          env={"PATH": f"{tmp}:/usr/bin:/bin", "JOB_COMPLETION_INDEX": str(index)}).stdout
     return out.decode().split("\0")[:-1]
-
-
-@test
-def loadtest_notes_name_a_placement_that_lets_runners_beside_the_system():
-    lv = (str(LOADTEST / "ci" / "default-values.yaml"),)
-    anywhere = rendered_notes(values=lv, source=LOADTEST)
-    assert "nothing keeps the runners off the system's nodes" in anywhere and "target.nodeSelector" in anywhere, anywhere
-    system = '--set-json target.nodeSelector={"perflab.dev/pool":"system"}'
-    same = rendered_notes(system, '--set-json placement.nodeSelector={"perflab.dev/pool":"system"}', values=lv, source=LOADTEST)
-    assert 'does not exclude the system\'s pool ({"perflab.dev/pool":"system"})' in same, same
-    other_key = rendered_notes(system, '--set-json placement.nodeSelector={"disk":"ssd"}', values=lv, source=LOADTEST)
-    assert "does not exclude the system's pool" in other_key, other_key
-    apart = rendered_notes(system, values=(str(LOADTEST / "ci" / "load-pool-values.yaml"),), source=LOADTEST)
-    assert "Placement:" not in apart, apart
-
-
-@test
-def loadtest_names_stay_label_values_with_the_longest_run_id_and_a_long_release():
-    lv = (str(LOADTEST / "ci" / "job-values.yaml"),)
-    longest = "a" * 20   # the runId pattern's limit
-    for kind in ("TestRun", "Job"):
-        docs = render(f"runner.kind={kind}", f"runId={longest}", chart=LOADTEST, values=lv,
-                      release="a-rather-long-release-name-for-the-load")
-        runs = [d["metadata"]["name"] for d in docs if d["kind"] in ("TestRun", "Job")
-                and not d["metadata"]["name"].endswith("-starter")]
-        assert runs, kind
-        for run in runs:
-            # the operator's and job.yaml's longest derived names: label values (the Job controller's job-name)
-            for derived in (run + "-initializer", run + "-starter", run + "-9"):
-                assert len(derived) <= 63, (kind, derived, len(derived))
-            assert run.endswith("-" + longest), run
 
 
 @test
@@ -1311,57 +921,6 @@ def identity_keys_come_from_an_existing_secret_when_one_is_named():
     assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "t-perflab-identity"]
     for svc in SERVICES:
         assert volume(docs, svc, "identity")["secret"]["secretName"] == "my-identity", svc
-
-
-@test
-def a_new_service_trusts_the_gateway_and_a_trust_in_a_non_signer_fails():
-    docs = render(ROUTE)
-    assert identity_files(docs, "route") == ["gateway.pem"]
-    assert "PERFLAB_IDENTITY_SIGNING_KEY" not in env(docs, "route")
-    signing = render(ROUTE[:-1] + ',"identity":{"signs":true}}', "--set-json services.send.identity.trusts=[\"gateway\",\"mail\",\"route\"]")
-    assert identity_files(signing, "route") == ["route.key", "gateway.pem"]
-    assert identity_files(signing, "send") == ["gateway.pem", "mail.pem", "route.pem"]
-    assert "route.key" in one(signing, "Secret", "t-perflab-identity")["data"]
-    refused = refuses("--set-json services.shortener.identity.trusts=[\"gateway\",\"send\"]")
-    assert "services.shortener.identity.trusts" in refused and "send" in refused, refused
-    # a disabled signer keeps its pair: send still finds mail's certificate
-    docs = render("services.mail.enabled=false")
-    assert "mail.pem" in one(docs, "Secret", "t-perflab-identity")["data"]
-    assert identity_files(docs, "send") == ["gateway.pem", "mail.pem"]
-
-
-@test
-def gateway_verifies_bearer_tokens_with_a_jwks_uri_or_a_pem_never_both():
-    jwks = "gateway.jwt.jwksUri=https://idp.example.com:8443/realms/perflab/jwks"
-    docs = render(jwks, values=())
-    g = env(docs, "gateway")
-    assert g["PERFLAB_GATEWAY_JWT_JWK_SET_URI"] == "https://idp.example.com:8443/realms/perflab/jwks"
-    assert "PERFLAB_GATEWAY_JWT_PUBLIC_KEY" not in g and g["PERFLAB_GATEWAY_JWT_AUDIENCE"] == "perflab"
-    assert volume(docs, "gateway", "jwt") is None
-    assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "t-perflab-jwt"]
-    egress = peers_names(one(docs, "NetworkPolicy", "t-perflab-gateway")["spec"]["egress"])
-    assert egress[8443] == {"other"}, egress
-    assert 443 not in peers_names(one(render(), "NetworkPolicy", "t-perflab-gateway")["spec"]["egress"])
-    assert 443 in peers_names(one(render("gateway.jwt.jwksUri=https://idp.example.com/jwks", values=()),
-                                  "NetworkPolicy", "t-perflab-gateway")["spec"]["egress"])
-    assert "exactly one" in refuses(jwks)
-    assert "exactly one" in refuses(jwks, "gateway.jwt.existingSecret=jwt", values=())
-    assert env(render("gateway.jwt.audience=api://perflab"), "gateway")["PERFLAB_GATEWAY_JWT_AUDIENCE"] == "api://perflab"
-
-
-# --- the shortener's code key ---------------------------------------------------------------------------------------
-
-@test
-def the_shortener_gets_a_generated_32_byte_code_key_or_an_existing_secrets():
-    import base64
-    docs = render()
-    sec = one(docs, "Secret", "t-perflab-shortener-code-key")
-    assert len(base64.b64decode(base64.b64decode(sec["data"]["code-key"]))) == 32
-    assert secret_files(docs, "shortener")["perflab.shortener.code-key"] == ("t-perflab-shortener-code-key", "code-key")
-    mine = render("services.shortener.codeKey.existingSecret=codes", "services.shortener.codeKey.key=k")
-    assert not [d for d in mine if d["kind"] == "Secret" and d["metadata"]["name"].endswith("code-key")]
-    assert secret_files(mine, "shortener")["perflab.shortener.code-key"] == ("codes", "k")
-    assert "perflab.shortener.code-key" not in secret_files(docs, "mail")
 
 
 # --- tracing ---------------------------------------------------------------------------------------------------------
