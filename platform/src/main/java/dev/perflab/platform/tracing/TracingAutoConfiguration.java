@@ -16,8 +16,11 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(Sampler.class)
 public class TracingAutoConfiguration {
 
+	/** false unless a service or the environment turns it on (perflab/service-defaults.yaml) */
+	static final String ENABLED = "management.tracing.export.enabled";
+
 	@Bean
-	@ConditionalOnBooleanProperty(name = TracingDefaults.ENABLED, havingValue = false)
+	@ConditionalOnBooleanProperty(name = ENABLED, havingValue = false)
 	Sampler perflabTracingOff() {
 		return Sampler.alwaysOff();
 	}

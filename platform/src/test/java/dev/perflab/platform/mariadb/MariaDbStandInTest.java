@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Proves the local MySQL stand-in (MariaDB 10.11 behind MySQL Connector/J, started by scripts/stack.sh) keeps
- * microsecond timestamps and takes real row locks with the SQL Hibernate generates.
+ * microsecond timestamps and takes real row locks with the SQL Hibernate generates. No web server: nothing here is
+ * called, so no caller needs trusting (the shared defaults trust the gateway's key file, which this module has not).
  */
-@SpringBootTest(properties = {
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = {
 		"spring.datasource.url=jdbc:mysql://127.0.0.1:${PERFLAB_MYSQL_PORT:13306}/perflab_test",
 		"spring.datasource.username=perflab", "spring.datasource.password=perflab",
 		"spring.jpa.hibernate.ddl-auto=create-drop", "spring.config.import=classpath:perflab/mariadb-standin.yaml" })
