@@ -299,10 +299,13 @@ EOF
   _k8s_node_sysctl_keep vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops \
     kernel.keys.root_maxkeys kernel.keys.root_maxbytes
   _k8s_node_step "kubelet $K8S_VERSION as node $K8S_NODE_NAME ($K8S_NODE_HOST_IP:$PERFLAB_K8S_KUBELET_PORT, cgroupfs under $K8S_NODE_CGROUP_ROOT)"
+  # cAdvisor's stats of each pod every 2 s: the kubelet's default (10 s) gives a 15 s k6 runner one CPU sample, and a
+  # rate needs two; the load's verdict reads each runner pod's CPU from them
   _k8s_node_start "${K8S_NODE_KUBELET_NAME:-kubelet}" "$KUBELET" --config "$n/kubelet.yaml" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" \
     --hostname-override "$K8S_NODE_NAME" --node-ip "$K8S_NODE_HOST_IP" --root-dir "$n/kubelet" \
     --cert-dir "$n/kubelet/pki" --node-labels "perflab.dev/node=real${K8S_NODE_LABELS:+,$K8S_NODE_LABELS}" \
-    ${K8S_NODE_TAINTS:+--register-with-taints "$K8S_NODE_TAINTS"} --v 1
+    ${K8S_NODE_TAINTS:+--register-with-taints "$K8S_NODE_TAINTS"} --v 1 \
+    --housekeeping-interval "${K8S_NODE_HOUSEKEEPING_INTERVAL:-2s}"
 }
 
 _k8s_node_proxy() {

@@ -185,6 +185,8 @@ start_prometheus() {
       printf '      - targets: ["127.0.0.1:%s"]\n' "$(mgmt_port "$p")"
       printf '        labels: { namespace: perflab, service: perflab-%s, pod: perflab-%s-local, container: %s, endpoint: management, perflab_service: %s }\n' "$n" "$n" "$n" "$n"
     done
+    # scrape jobs of others, one file each (scripts/test-node.sh: its kubelets' cAdvisor while its nodes run)
+    for f in "$dir"/scrape-*.yml; do [ -f "$f" ] && cat "$f"; done
   } >"$dir/prometheus.yml.new"
   if running prometheus; then
     # a running Prometheus keeps its data; a changed service list is a reload, not a restart

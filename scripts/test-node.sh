@@ -22,6 +22,7 @@ RELEASE=perflab NS=perflab
 NODE_TEST_GATEWAY_PORT="${NODE_TEST_GATEWAY_PORT:-18080}"
 cleanup() {
   [ -z "$PF_PID" ] || kill "$PF_PID" 2>/dev/null
+  kubelets_unscraped
   local s; for s in "${STORES[@]}"; do store_cpus "$s" 0-1; done   # a run cut short between cpus_apart and after
   K8S_NODE=real k8s_cluster_down
   if [ "$FAILED" -gt 0 ] && [ -d "$WORK/cluster" ]; then
@@ -52,6 +53,49 @@ cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
 load_node_up() {
   k8s_load_node_up || return 1
   k get nodes -L perflab.dev/pool --no-headers | awk '{print "  " $1, $2, "pool=" $6}'
+}
+
+# The host's Prometheus scrapes both kubelets' cAdvisor (container_cpu_usage_seconds_total per pod), as
+# kube-prometheus-stack does in a cluster: the load's verdict reads each runner pod's CPU from there. A ServiceAccount
+# allowed nodes/metrics only, its token in a file, the kubelets' own serving certificates (self-signed) not verified.
+KUBELET_SCRAPE="$PERFLAB_RUN/prometheus/scrape-kubelets.yml"
+kubelets_scraped() {
+  k -n kube-system create serviceaccount perflab-metrics >/dev/null || return 1
+  k create clusterrole perflab-kubelet-metrics --verb=get --resource=nodes/metrics,nodes/stats >/dev/null || return 1
+  k create clusterrolebinding perflab-kubelet-metrics --clusterrole=perflab-kubelet-metrics \
+    --serviceaccount=kube-system:perflab-metrics >/dev/null || return 1
+  mkdir -p "$PERFLAB_RUN/prometheus"
+  k -n kube-system create token perflab-metrics --duration=2h >"$PERFLAB_RUN/prometheus/kubelet.token" || return 1
+  cat >"$KUBELET_SCRAPE" <<YAML
+  - job_name: kubelet
+    scheme: https
+    metrics_path: /metrics/cadvisor
+    tls_config: { insecure_skip_verify: true }
+    authorization: { credentials_file: $PERFLAB_RUN/prometheus/kubelet.token }
+    static_configs:
+      - targets: ["$K8S_NODE_HOST_IP:$PERFLAB_K8S_KUBELET_PORT", "$K8S_LOAD_NODE_HOST_IP:$PERFLAB_K8S_LOAD_KUBELET_PORT"]
+YAML
+  scripts/stack.sh prometheus >/dev/null || return 1
+  local up=""
+  for _ in $(seq 1 30); do
+    up="$(curl -fsS "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/query" --data-urlencode 'query=sum(up{job="kubelet"})' \
+      | python3 -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')"
+    [ "$up" = 2 ] && break
+    sleep 1
+  done
+  [ "$up" = 2 ] || {
+    echo "  the host's Prometheus scrapes $up of the 2 kubelets:"
+    curl -fsS "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/targets?state=active" | python3 -c 'import json, sys
+for t in json.load(sys.stdin)["data"]["activeTargets"]:
+    if t["labels"]["job"] == "kubelet": print("   ", t["scrapeUrl"], t["health"], t["lastError"])'
+    return 1
+  }
+  echo "  both kubelets' cAdvisor scraped by the host's Prometheus (job kubelet)"
+}
+kubelets_unscraped() {
+  [ -f "$KUBELET_SCRAPE" ] || return 0
+  rm -f "$KUBELET_SCRAPE" "$PERFLAB_RUN/prometheus/kubelet.token"
+  scripts/stack.sh prometheus >/dev/null 2>&1
 }
 
 base_image() { BASE="$(base_image_push)" && echo "  $BASE"; }
@@ -338,9 +382,10 @@ runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two p
   h install perflab-load charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$LOAD_RUN" \
     --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
     --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
-    --set runner.resources.requests.cpu=100m,runner.resources.requests.memory=128Mi \
+    --set runner.resources.requests.cpu=100m,runner.resources.requests.memory=128Mi,runner.resources.limits.cpu=1 \
     --set results.prometheus.enabled=true,results.prometheus.url="http://$ip:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
     --set results.verdict.prometheusUrl="http://$ip:$PERFLAB_PROMETHEUS_PORT",results.verdict.maxP95Seconds=2 \
+    --set results.verdict.cpuWindow=10s \
     --set tests.route-smoke.enabled=false --set tests.shortener-smoke.parallelism=2 \
     --set tests.shortener-smoke.env.RATE=10,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
     "${LOAD_POOL[@]}" >"$WORK/load-install.out" 2>&1 || { cat "$WORK/load-install.out"; return 1; }
@@ -360,15 +405,48 @@ runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two p
   [ "$elsewhere" -eq 0 ] || { echo "  $elsewhere k6 pod(s) ran off the load node"; return 1; }
 }
 
-runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus, across both runners
+runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus, across both runners, and each
+  # runner pod's CPU from the kubelets' cAdvisor
   h test perflab-load -n "$NS" --logs --timeout 2m >"$WORK/load-test.out" 2>&1; local rc=$?
-  grep -E 'requests from|TEST SUITE|Phase|✓|✗' "$WORK/load-test.out" | sed 's/^/  /'
+  grep -E 'requests from|generator:|verdict:|TEST SUITE|Phase|✓|✗' "$WORK/load-test.out" | sed 's/^/  /'
   grep -q "requests from 2 runner(s)" "$WORK/load-test.out" || { echo "  the verdict did not see both runners"; rc=1; }
+  grep -q "(2 runner pod(s) reporting)" "$WORK/load-test.out" || { echo "  the verdict did not read both runners' CPU"; rc=1; }
+  grep -q "verdict: pass" "$WORK/load-test.out" || { echo "  no pass verdict"; rc=1; }
   if [ $rc -ne 0 ]; then
     tail -30 "$WORK/load-test.out"
     k -n "$NS" describe pod "perflab-load-shortener-smoke-$LOAD_RUN-verdict" 2>&1 | tail -15 | sed 's/^/  /'
   fi
   h uninstall perflab-load -n "$NS" --wait --timeout 1m >/dev/null
+  return $rc
+}
+
+runners_starved() {  # the same smoke from one runner held to 50 millicores (its CFS quota): the verdict reads the
+  # runner's CPU at its limit and gives no verdict about the system, the test pod exits 75, whatever k6's thresholds said
+  local run="starved-$(date +%H%M%S)" rc=0 pod code
+  h install perflab-starved charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$run" \
+    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
+    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
+    --set runner.resources.requests.cpu=20m,runner.resources.requests.memory=128Mi,runner.resources.limits.cpu=50m \
+    --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
+    --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT",results.verdict.maxP95Seconds=2 \
+    --set results.verdict.cpuWindow=10s --set tests.route-smoke.enabled=false \
+    --set tests.shortener-smoke.env.RATE=40,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
+    "${LOAD_POOL[@]}" >"$WORK/starved-install.out" 2>&1 || { cat "$WORK/starved-install.out"; return 1; }
+  # done either way: a starved runner may fail its own thresholds (exit 99), which is not what is judged here
+  local job="perflab-starved-shortener-smoke-$run" state="" end=$((SECONDS + 150))
+  until [[ "$state" == *Complete* || "$state" == *Failed* ]] || [ $SECONDS -ge $end ]; do
+    sleep 1; state="$(k -n "$NS" get job "$job" -o jsonpath='{.status.conditions[?(@.status=="True")].type}' 2>/dev/null)"
+  done
+  [[ "$state" == *Complete* || "$state" == *Failed* ]] || { echo "  $job not done in 150 s"; k -n "$NS" describe job "$job" | tail -15; rc=1; }
+  if [ $rc -eq 0 ]; then
+    h test perflab-starved -n "$NS" --logs --timeout 2m >"$WORK/starved-test.out" 2>&1
+    pod="perflab-starved-shortener-smoke-$run-verdict"
+    code="$(k -n "$NS" get pod "$pod" -o jsonpath='{.status.containerStatuses[0].state.terminated.exitCode}')"
+    grep -E 'generator:|verdict:' "$WORK/starved-test.out" | sed 's/^/  /'
+    [ "$code" = 75 ] && grep -q "verdict: inconclusive (a runner used" "$WORK/starved-test.out" \
+      || { echo "  the verdict pod exited ${code:-?}, not 75 with the runner's CPU as the reason"; tail -20 "$WORK/starved-test.out"; rc=1; }
+  fi
+  h uninstall perflab-starved -n "$NS" --wait --timeout 1m >/dev/null
   return $rc
 }
 
@@ -506,7 +584,8 @@ T0=$SECONDS
 step "tools (scripts/k8s-tools.sh)" scripts/k8s-tools.sh || exit 1
 step "host gateway and services stopped; stores, JWT keys and k6 ready" host_apps_stopped || exit 1
 if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDNS, registry)" cluster_up \
-  && step "a load node beside it (its own containerd, kubelet and bridge; tainted perflab.dev/pool=load)" load_node_up; then
+  && step "a load node beside it (its own containerd, kubelet and bridge; tainted perflab.dev/pool=load)" load_node_up \
+  && step "the kubelets' cAdvisor scraped by the host's Prometheus (each pod's CPU, as in a cluster)" kubelets_scraped; then
   if step "base image (Debian minbase + jlinked Java 25) in the local registry" base_image \
     && step "images: Jib builds and pushes every service" images \
     && step "images: non-root, labelled, no JVM flags baked in" image_config_checked \
@@ -524,7 +603,8 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "helm test" helm_test
     step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
       && step "k6 runners as pods: the loadtest chart's Indexed Job (2 paused runners) resumed together by its starter Job" runners_as_pods \
-      && step "helm test of the load: the verdict across both runners, from Prometheus" runners_verdict
+      && step "helm test of the load: the verdict across both runners and their CPU, from Prometheus" runners_verdict \
+      && step "a runner held to 50 millicores: the verdict is inconclusive (exit 75), not the system's" runners_starved
     step "the nodes apart: a busy pod on the load node leaves a probe on the system node alone, one beside it slows it" placement_measured \
       && step "the same load with its runners apart and co-located: throughput, merged p95, runner CPU" load_pair
     step "every CPU shared again" cpus_shared

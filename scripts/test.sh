@@ -123,12 +123,10 @@ MD
   TESTID=$smoke_id scripts/load.sh smoke
   log "the run's verdict from Prometheus (every request of the run, tagged testid=$smoke_id), and a limit it must fail"
   scripts/verdict.sh "$smoke_id" 0.01 1.0
-  if scripts/verdict.sh "$smoke_id" 0.01 0.000001 >/dev/null 2>&1; then
-    log "the verdict passed a run against a 1 µs p95 limit: it cannot fail"; exit 1
-  fi
-  if scripts/verdict.sh "never-run-$smoke_id" >/dev/null 2>&1; then
-    log "the verdict passed a run id Prometheus has never seen"; exit 1
-  fi
+  rc=0; scripts/verdict.sh "$smoke_id" 0.01 0.000001 >/dev/null 2>&1 || rc=$?
+  [ "$rc" = 99 ] || { log "the verdict against a 1 µs p95 limit exited $rc, not 99 (fail)"; exit 1; }
+  rc=0; scripts/verdict.sh "never-run-$smoke_id" >/dev/null 2>&1 || rc=$?
+  [ "$rc" = 110 ] || { log "the verdict of a run id Prometheus has never seen exited $rc, not 110 (no such run)"; exit 1; }
   log "percentiles merged across runners: three k6 runners (execution segments) of one smoke, their native histograms summed, against the exact percentiles of all their raw samples"
   merge_id="merge-$(date +%Y%m%d-%H%M%S)"
   merge_dir="$PERFLAB_RUN/results/$merge_id"

@@ -67,7 +67,13 @@ label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (
 {{- define "perflab-loadtest.runName" -}}
 {{- $fullname := include "perflab-loadtest.fullname" .root }}
 {{- $runId := include "perflab-loadtest.runId" .root }}
-{{- printf "%s-%s" (printf "%s-%s" $fullname .name | trunc (int (sub 50 (len $runId))) | trimSuffix "-") $runId }}
+{{- $base := printf "%s-%s" $fullname .name }}
+{{- $room := int (sub 50 (len $runId)) }}
+{{- /* cut to fit, with a hash of the whole name: two tests whose names differ only past the cut stay two runs */}}
+{{- if gt (len $base) $room }}
+{{- $base = printf "%s-%s" ($base | trunc (int (sub $room 6)) | trimSuffix "-") ($base | sha256sum | trunc 5) }}
+{{- end }}
+{{- printf "%s-%s" $base $runId }}
 {{- end }}
 
 {{/* k6 arguments of every runner of a test, before the script: the run id tag, remote write, the test's own. */}}
@@ -195,4 +201,10 @@ affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end }}
+{{- end }}
+
+{{/* A Kubernetes CPU quantity ("2", "1.5", "500m", 2) in cores. */}}
+{{- define "perflab-loadtest.cores" -}}
+{{- $q := toString . }}
+{{- if hasSuffix "m" $q }}{{ divf (trimSuffix "m" $q | float64) 1000 }}{{ else }}{{ $q | float64 }}{{ end }}
 {{- end }}
