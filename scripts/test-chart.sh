@@ -256,49 +256,6 @@ loadtest_install() {
 # The documented two-pool recipe, placed by the real scheduler: a system pool and a tainted load pool (two more
 # kwok nodes). Every k6 pod (runner, initializer, starter) lands on the load pool; the system pinned to its pool
 # lands there; and the system with no scheduling values at all never lands on the load pool (its taint).
-placement_two_pools() {
-  local pool
-  for pool in system load; do
-    k apply -f - >/dev/null <<NODE || return 1
-apiVersion: v1
-kind: Node
-metadata:
-  name: kwok-$pool-0
-  annotations: { kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0" }
-  labels: { kubernetes.io/hostname: kwok-$pool-0, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, perflab.dev/pool: $pool }
-spec:
-  taints: $( [ $pool = load ] && echo '[{ key: perflab.dev/pool, value: load, effect: NoSchedule }]' || echo '[]' )
-status:
-  allocatable: { cpu: "32", memory: 256Gi, pods: "110" }
-  capacity: { cpu: "32", memory: 256Gi, pods: "110" }
-NODE
-    k wait --for condition=Ready "node/kwok-$pool-0" --timeout 60s >/dev/null || return 1
-  done
-  k create namespace perflab-placement >/dev/null || return 1
-  local what
-  for what in runners system unpinned; do
-    HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/placement.py "$what" | k -n perflab-placement apply -f - >/dev/null || return 1
-  done
-  local placed rc=0 name node
-  placed="$(k -n perflab-placement get pods -o jsonpath='{range .items[*]}{.metadata.name}={.spec.nodeName}{"\n"}{end}')"
-  # every pod bound (the scheduler saw them all) before judging where
-  for _ in $(seq 60); do
-    grep -q '=$' <<<"$placed" || break
-    sleep 1; placed="$(k -n perflab-placement get pods -o jsonpath='{range .items[*]}{.metadata.name}={.spec.nodeName}{"\n"}{end}')"
-  done
-  while IFS== read -r name node; do
-    echo "  $name -> ${node:-(not scheduled)}"
-    case "$name" in
-      k6-*) [ "$node" = kwok-load-0 ] || rc=1 ;;
-      system-*) [ "$node" = kwok-system-0 ] || rc=1 ;;
-      unpinned-*) [ -n "$node" ] && [ "$node" != kwok-load-0 ] || rc=1 ;;
-    esac
-  done <<<"$placed"
-  k delete namespace perflab-placement --wait=false >/dev/null
-  k delete node kwok-system-0 kwok-load-0 >/dev/null
-  return $rc
-}
-
 uninstall_cleans_up() {
   h uninstall perflab -n perflab --wait --timeout 2m >/dev/null || return 1
   local left
@@ -341,7 +298,6 @@ if [ $WITH_CLUSTER -eq 1 ]; then
     if step "helm install --wait (chart-managed stores, monitoring on)" install_wait; then
       step "helm upgrade flips a lab switch and rolls the pods" upgrade_flips_lab_switch
       step "perflab-loadtest install creates the TestRun; an upgrade is a new run" loadtest_install
-      step "two pools: k6 pods only on the tainted load pool, the system never there" placement_two_pools
       step "helm uninstall removes everything but Secrets/PVCs" uninstall_cleans_up
     fi
   fi

@@ -485,6 +485,32 @@ spec:
 YAML
 }
 
+pools_kept() {  # the two pools as the values say, by the real scheduler: every pod of the system (pinned to the system
+  # pool, as charts/tests/real-node-values.yaml does) on the system node, and a pod with no placement at all (what
+  # the charts' unpinned pods are) kept off the tainted load node; the runners' own placement is checked where they run
+  local off
+  off="$(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE" \
+    -o jsonpath='{range .items[*]}{.metadata.name}={.spec.nodeName}{"\n"}{end}' | grep -v "=$K8S_NODE_NAME\$")"
+  [ -z "$off" ] || { echo "  system pods off the system node: $off"; return 1; }
+  k create namespace perflab-placement >/dev/null 2>&1
+  k -n perflab-placement apply -f - >/dev/null <<YAML || return 1
+apiVersion: v1
+kind: Pod
+metadata: { name: unpinned }
+spec:
+  terminationGracePeriodSeconds: 0
+  containers:
+    - { name: c, image: "$BASE", command: [sleep, "60"] }
+YAML
+  local node=""
+  for _ in $(seq 1 60); do
+    node="$(k -n perflab-placement get pod unpinned -o jsonpath='{.spec.nodeName}')"; [ -z "$node" ] || break; sleep 0.5
+  done
+  k -n perflab-placement delete pod unpinned --wait=false >/dev/null
+  echo "  $(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE" --no-headers | wc -l) system pods on $K8S_NODE_NAME; a pod with no placement scheduled to ${node:-nothing}"
+  [ "$node" = "$K8S_NODE_NAME" ]
+}
+
 # the probe: three times 400 MB through sha256sum, the time of each in ms (the fastest is kept)
 PROBE='for i in 1 2 3; do s=$(date +%s%N); head -c 400000000 /dev/zero | sha256sum >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); done'
 probe_ms() {  # NAME: runs the probe on the system node, prints its fastest round
@@ -605,6 +631,7 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
       && step "k6 runners as pods: the loadtest chart's Indexed Job (2 paused runners) resumed together by its starter Job" runners_as_pods \
       && step "helm test of the load: the verdict across both runners and their CPU, from Prometheus" runners_verdict \
       && step "a runner held to 50 millicores: the verdict is inconclusive (exit 75), not the system's" runners_starved
+    step "two pools: the system's pods on the system node, a pod with no placement never on the tainted load node" pools_kept
     step "the nodes apart: a busy pod on the load node leaves a probe on the system node alone, one beside it slows it" placement_measured \
       && step "the same load with its runners apart and co-located: throughput, merged p95, runner CPU" load_pair
     step "every CPU shared again" cpus_shared
