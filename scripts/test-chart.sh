@@ -127,11 +127,24 @@ validator_rejects_unknown_fields() {  # a check that cannot fail is a defect: pr
 }
 
 # helm-unittest suites (charts/<chart>/tests/*_test.yaml), the pinned plugin in a plugins directory of its own
+# (each test is one `ok`/`FAIL` line, as unit.py prints them, so the run's step count holds every chart check)
 unittest() {
   local c rc=0
   for c in "${CHARTS[@]}"; do
-    HELM_PLUGINS="$HELM_UNITTEST_PLUGINS" "$HELM" unittest --strict --color=false "$c" >"$WORK/unittest.out" 2>&1 || rc=1
+    HELM_PLUGINS="$HELM_UNITTEST_PLUGINS" "$HELM" unittest --strict --color=false -t JUnit -o "$WORK/unittest.xml" "$c" \
+      >"$WORK/unittest.out" 2>&1 || rc=1
     grep -v 'found symbolic link in path' "$WORK/unittest.out" | grep -vE '^(Charts|Snapshot|Time): ' | sed '/^$/d; s/^/  /'
+    "$K8S_TOOLS_PYTHON" - "$WORK/unittest.xml" "$(basename "$c")" <<'PY' || rc=1
+import sys
+import xml.etree.ElementTree as ET
+cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
+n = 0
+for case in cases:
+    n += 1
+    bad = case.find("failure") is not None or case.find("error") is not None
+    print(f"  {'FAIL' if bad else 'ok  '}  {sys.argv[2]}: {case.get('name')}")
+sys.exit(0 if n else 1)
+PY
   done
   return $rc
 }
