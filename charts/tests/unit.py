@@ -255,7 +255,7 @@ def hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
     hpa = str(CHART / "ci" / "hpa-values.yaml")
     docs = render(values=(hpa,))
     autoscaled = [s for s, v in yaml.safe_load(Path(hpa).read_text())["services"].items() if v["autoscaling"]["enabled"]]
-    assert autoscaled, hpa
+    assert sorted(autoscaled) == sorted(SERVICES), f"{hpa} is HPA on every service: it has {autoscaled}, not {SERVICES}"
     for svc in autoscaled:
         assert "replicas" not in one(docs, "Deployment", f"t-perflab-{svc}")["spec"]
         one(docs, "HorizontalPodAutoscaler", f"t-perflab-{svc}")
