@@ -7,12 +7,15 @@ import http from 'k6/http';
 import { check, fail } from 'k6';
 import { BASE_URL, authHeaders } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { failures, latency } from '../lib/thresholds.js';
 import { findMails } from './common.js';
+import slo from './slo.js';
 
 const scenario = __ENV.SCENARIO || 'list';
+// each shape's latency SLO is stated in ./slo.js (its endpoint's statement for this script)
 const shapes = {
-  list: { vus: 200, thresholds: { http_req_failed: ['rate<0.01'], 'http_req_duration{name:list}': ['p(95)<2000'] } },
-  'read-large': { vus: 80, thresholds: { http_req_failed: ['rate<0.01'], 'http_req_duration{name:read-large}': ['p(95)<10000'] } },
+  list: { vus: 200, thresholds: latency(slo, ['list'], { scenario: 'mail/load' }) },
+  'read-large': { vus: 80, thresholds: latency(slo, ['read'], { metrics: { read: 'http_req_duration{name:read-large}' }, scenario: 'mail/load' }) },
 };
 if (!shapes[scenario]) {
   throw new Error(`SCENARIO must be one of ${Object.keys(shapes)}`);
@@ -21,7 +24,7 @@ if (!shapes[scenario]) {
 export const options = {
   discardResponseBodies: true,
   scenarios: { [scenario]: { executor: 'constant-vus', vus: shapes[scenario].vus, duration: __ENV.DURATION || '60s' } },
-  thresholds: shapes[scenario].thresholds,
+  thresholds: Object.assign({ http_req_failed: failures(slo).http_req_failed }, shapes[scenario].thresholds),
 };
 
 function headers() {

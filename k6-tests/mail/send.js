@@ -9,6 +9,8 @@ import { check, fail } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import { BASE_URL, TOKEN, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { failures, latency } from '../lib/thresholds.js';
+import slo from './slo.js';
 
 const RUN = __ENV.RUN || `k6${Date.now().toString(36)}`;
 const CALLERS = __ENV.TOKENS ? JSON.parse(__ENV.TOKENS) : [{ token: TOKEN, sender_no: 1 }];
@@ -28,9 +30,8 @@ export const options = {
     },
   },
   thresholds: {
-    http_req_failed: ['rate<0.01'],
-    checks: ['rate>0.99'],
-    mail_send_duration: ['p(95)<1000'],
+    ...failures(slo),
+    ...latency(slo, ['send'], { metrics: { send: 'mail_send_duration' }, scenario: 'mail/send' }),
     mail_send_overloaded: ['count==0'],
     mail_send_server_errors: ['count==0'],
   },

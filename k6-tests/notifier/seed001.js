@@ -12,7 +12,9 @@ import { check } from 'k6';
 import { Counter } from 'k6/metrics';
 import { requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { latency } from '../lib/thresholds.js';
 import { drain, eventOfThisVu, notifierHeaders, sign, sinkCount } from './common.js';
+import slo from './slo.js';
 
 const signed = new Counter('notifier_signed');
 // answers other than 201, by kind: 503 (the service found no pool connection, or the gateway no service), 504 (the
@@ -42,7 +44,7 @@ export const options = {
     },
   },
   thresholds: {
-    'http_req_duration{name:sign}': ['p(95)<=100'],
+    ...latency(slo, ['sign']),
     'checks{check:signing is 201}': ['rate==1'],
     'http_req_failed{name:sign}': ['rate==0'],
     'checks{check:no SMS delivered twice}': ['rate==1'],

@@ -6,7 +6,9 @@ import http from 'k6/http';
 import { check, fail } from 'k6';
 import { BASE_URL } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { latency } from '../lib/thresholds.js';
 import { routeHeaders } from './common.js';
+import slo from './slo.js';
 
 const ROUTES = (__ENV.ROUTES || __ENV.ROUTE || '').split(',').filter((id) => id !== '');
 const VUS = Number(__ENV.VUS || 1000);
@@ -22,7 +24,7 @@ export const options = {
   thresholds: {
     http_req_failed: ['rate==0'],
     checks: ['rate==1'],
-    http_req_duration: ['p(95)<800'],
+    ...latency(slo, ['points'], { metrics: { points: 'http_req_duration' }, scenario: 'route/readers' }),
   },
 };
 

@@ -3,6 +3,12 @@
 // server-side percentiles by them. JSON inside, as lib/slo.js says.
 export default {
   "endpoints": {
-    "points": { "p95": 1000, "why": "a whole route, thousands of points, in any encoding" }
+    "points": {
+      "p95": 1000,
+      "why": "a whole route, thousands of points, in any encoding",
+      "scenarios": {
+        "route/readers": { "p95": 800, "why": "the readers profile (seed 002's load): every request of it is a route's points" }
+      }
+    }
   }
 };

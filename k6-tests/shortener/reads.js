@@ -5,6 +5,8 @@ import http from 'k6/http';
 import { check, fail } from 'k6';
 import { BASE_URL, authHeaders, requireService } from '../lib/config.js';
 import { summaries } from '../lib/summary.js';
+import { latency } from '../lib/thresholds.js';
+import slo from './slo.js';
 
 const CODE = __ENV.CODE || '';
 
@@ -22,7 +24,7 @@ export const options = {
   thresholds: {
     http_req_failed: ['rate==0'],
     checks: ['rate==1'],
-    http_req_duration: ['p(99)<1000'],
+    ...latency(slo, ['redirect'], { metrics: { redirect: 'http_req_duration' }, scenario: 'shortener/reads' }),
   },
 };
 

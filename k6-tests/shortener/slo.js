@@ -4,6 +4,12 @@
 export default {
   "endpoints": {
     "create": { "p95": 300 },
-    "redirect": { "p95": 100, "p99": 250 }
+    "redirect": {
+      "p95": 100,
+      "p99": 250,
+      "scenarios": {
+        "shortener/reads": { "p95": 1000, "p99": 1000, "why": "the read stress profile (seed 004's redirect storm): every request of it is a redirect" }
+      }
+    }
   }
 };
