@@ -198,7 +198,7 @@ storageClassName: {{ $class | quote }}
 {{- if not (or $mysql.deploy $mysql.auth.existingSecret) }}
 {{- fail "stores.mysql.auth.existingSecret (key `password`) is required when stores.mysql.deploy is false" }}
 {{- end }}
-{{- /* The parts, not a JDBC URL: each service's application.yaml builds the URL with its own driver
+{{- /* The parts, not a JDBC URL: the platform's service defaults build the URL with the driver
        parameters (rewriteBatchedStatements, statement caching), which a URL set here would drop. */}}
 - name: PERFLAB_MYSQL_HOST
   value: {{ include "perflab.storeHost" (dict "root" $root "store" "mysql") | quote }}

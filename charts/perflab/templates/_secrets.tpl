@@ -4,7 +4,7 @@
      node) sees those, and a crash dump or /actuator/env may print them. A Spring service gets them as files of a
      projected volume that it imports as a config tree (spring.config.import=optional:configtree:<dir>), each file
      named after what the service already reads, so no service changes:
-       PERFLAB_MYSQL_PASSWORD       the placeholder of spring.datasource.password in every MySQL service's application.yaml
+       PERFLAB_MYSQL_PASSWORD       the placeholder of spring.datasource.password in the platform's service defaults
        PERFLAB_MONGODB_PASSWORD     the placeholder in SPRING_MONGODB_URI (the chart's MongoDB), resolved by Spring
        spring.mongodb.uri           the whole connection string (stores.mongodb.external.existingSecret)
        spring.data.redis.password   the property itself
