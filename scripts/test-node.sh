@@ -370,25 +370,34 @@ k6_image() {  # k6 as the runner image: the base image (glibc, /bin/sh) and one 
   echo "  $K6_IMAGE"
 }
 
+# load_install RELEASE RUN_ID [helm args...]: the loadtest chart's shortener smoke as plain Jobs (no operator here)
+# against the system's release, k6 as the runner image, the run remote-written into the host's Prometheus and
+# judged from there; what differs per run (resources, rate, placement) is the caller's
+load_install() {
+  local release=$1 id=$2; shift 2
+  h install "$release" charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$id" \
+    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
+    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
+    --set runner.resources.requests.memory=128Mi --set tests.route-smoke.enabled=false \
+    --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
+    --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT" \
+    --set results.verdict.maxP95Seconds=2,results.verdict.cpuWindow=10s \
+    "$@" >"$WORK/$release-install.out" 2>&1 || { cat "$WORK/$release-install.out" >&2; return 1; }
+}
+
 LOAD_RUN=""
 LOAD_POOL=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"load"}'
   --set-json 'placement.tolerations=[{"key":"perflab.dev/pool","operator":"Equal","value":"load","effect":"NoSchedule"}]')
 runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two paused runner pods of the shortener
   # smoke on the load node, resumed together by the starter Job, their metrics remote-written into the host's
   # Prometheus; `helm test` then gives the verdict across both from there
-  local ip="$K8S_NODE_HOST_IP" t0=$SECONDS run
+  local t0=$SECONDS run
   LOAD_RUN="node-$(date +%Y%m%d-%H%M%S)"
   k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" >/dev/null || return 1
-  h install perflab-load charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$LOAD_RUN" \
-    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
-    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
-    --set runner.resources.requests.cpu=100m,runner.resources.requests.memory=128Mi,runner.resources.limits.cpu=1 \
-    --set results.prometheus.enabled=true,results.prometheus.url="http://$ip:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
-    --set results.verdict.prometheusUrl="http://$ip:$PERFLAB_PROMETHEUS_PORT",results.verdict.maxP95Seconds=2 \
-    --set results.verdict.cpuWindow=10s \
-    --set tests.route-smoke.enabled=false --set tests.shortener-smoke.parallelism=2 \
+  load_install perflab-load "$LOAD_RUN" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
+    --set tests.shortener-smoke.parallelism=2 \
     --set tests.shortener-smoke.env.RATE=10,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
-    "${LOAD_POOL[@]}" >"$WORK/load-install.out" 2>&1 || { cat "$WORK/load-install.out"; return 1; }
+    "${LOAD_POOL[@]}" || return 1
   run="perflab-load-shortener-smoke-$LOAD_RUN"
   k -n "$NS" wait --for=condition=complete "job/$run-starter" --timeout=120s >/dev/null \
     && k -n "$NS" wait --for=condition=complete "job/$run" --timeout=120s >/dev/null; local rc=$?
@@ -423,15 +432,9 @@ runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus,
 runners_starved() {  # the same smoke from one runner held to 50 millicores (its CFS quota): the verdict reads the
   # runner's CPU at its limit and gives no verdict about the system, the test pod exits 75, whatever k6's thresholds said
   local run="starved-$(date +%H%M%S)" rc=0 pod code
-  h install perflab-starved charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$run" \
-    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
-    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
-    --set runner.resources.requests.cpu=20m,runner.resources.requests.memory=128Mi,runner.resources.limits.cpu=50m \
-    --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
-    --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT",results.verdict.maxP95Seconds=2 \
-    --set results.verdict.cpuWindow=10s --set tests.route-smoke.enabled=false \
+  load_install perflab-starved "$run" --set runner.resources.requests.cpu=20m,runner.resources.limits.cpu=50m \
     --set tests.shortener-smoke.env.RATE=40,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
-    "${LOAD_POOL[@]}" >"$WORK/starved-install.out" 2>&1 || { cat "$WORK/starved-install.out"; return 1; }
+    "${LOAD_POOL[@]}" || return 1
   # done either way: a starved runner may fail its own thresholds (exit 99), which is not what is judged here
   local job="perflab-starved-shortener-smoke-$run" state="" end=$((SECONDS + 150))
   until [[ "$state" == *Complete* || "$state" == *Failed* ]] || [ $SECONDS -ge $end ]; do
@@ -467,8 +470,9 @@ store_cpus() {  # NAME CPUS: every thread of a host store (pid in .run/pids; Mar
   [ -f "$f" ] && taskset -a -p -c "$2" "$(cat "$f")" >/dev/null 2>&1 || true
 }
 
-cpu_pod() {  # NAME NODE COMMAND: a pod of the base image on NODE (system|load)
+cpu_pod() {  # NAME NODE COMMAND: a pod of the base image on NODE (system|load; none: no placement at all)
   local sel="perflab.dev/pool: system" tol=""
+  [ "$2" = none ] && sel=""
   [ "$2" = load ] && sel="perflab.dev/pool: load" \
     && tol='tolerations: [{ key: perflab.dev/pool, operator: Equal, value: load, effect: NoSchedule }]'
   k -n perflab-placement apply -f - >/dev/null <<YAML
@@ -493,15 +497,7 @@ pools_kept() {  # the two pools as the values say, by the real scheduler: every 
     -o jsonpath='{range .items[*]}{.metadata.name}={.spec.nodeName}{"\n"}{end}' | grep -v "=$K8S_NODE_NAME\$")"
   [ -z "$off" ] || { echo "  system pods off the system node: $off"; return 1; }
   k create namespace perflab-placement >/dev/null 2>&1
-  k -n perflab-placement apply -f - >/dev/null <<YAML || return 1
-apiVersion: v1
-kind: Pod
-metadata: { name: unpinned }
-spec:
-  terminationGracePeriodSeconds: 0
-  containers:
-    - { name: c, image: "$BASE", command: [sleep, "60"] }
-YAML
+  cpu_pod unpinned none 'sleep 60' || return 1
   local node=""
   for _ in $(seq 1 60); do
     node="$(k -n perflab-placement get pod unpinned -o jsonpath='{.spec.nodeName}')"; [ -z "$node" ] || break; sleep 0.5
@@ -559,17 +555,12 @@ print("  p95 co-located / apart: %.2f" % (colo / apart))
 PY
 }
 pair_run() {  # PLACEMENT (load|system): one run, its row
-  local id="pair-$1-$(date +%H%M%S)" ip="$K8S_NODE_HOST_IP" run where=()   # a run id is at most 20 characters
+  local id="pair-$1-$(date +%H%M%S)" run where=()   # a run id is at most 20 characters
   [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
-  h install "perflab-$id" charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$id" \
-    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
-    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
-    --set runner.resources.requests.cpu=100m,runner.resources.requests.memory=128Mi,runner.resources.limits.cpu=1 \
-    --set results.prometheus.enabled=true,results.prometheus.url="http://$ip:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
-    --set tests.route-smoke.enabled=false --set tests.shortener-smoke.parallelism=1 \
+  load_install "perflab-$id" "$id" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
+    --set tests.shortener-smoke.parallelism=1 \
     --set tests.shortener-smoke.env.RATE=20,tests.shortener-smoke.env.DURATION=12s,tests.shortener-smoke.env.WARMUP=3s \
-    --set tests.shortener-smoke.arguments=--no-thresholds \
-    "${where[@]}" >"$WORK/pair-install.out" 2>&1 || { cat "$WORK/pair-install.out" >&2; return 1; }
+    --set tests.shortener-smoke.arguments=--no-thresholds "${where[@]}" || return 1
   run="$(k -n "$NS" get jobs -l perflab.dev/run="$id" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
   [ -n "$run" ] || { echo "  no runner Job of run $id" >&2; return 1; }
   local end=$((SECONDS + 60)) pid=""
