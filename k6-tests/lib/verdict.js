@@ -68,7 +68,7 @@ function seconds(window) {
 }
 
 // the busiest runner's peak CPU over the run as a share of its limit, and how many runner pods reported CPU at all
-// (null, null: not asked, or nothing known)
+// (null for the share: not asked, or nothing known)
 function generatorCpu(first, last) {
   if (!RUNNER_PODS) return [null, 0];
   // the pod's own cgroup (container=""): all of the runner pod, whatever its containers, and its pod-level quota
