@@ -66,16 +66,14 @@ start_pooled() {
   [ -z "$MAX_BACKOFF" ] || backoff=(PERFLAB_SEND_DELIVERY_MAXBACKOFF="$MAX_BACKOFF" PERFLAB_MAIL_RELAY_MAXBACKOFF="$MAX_BACKOFF")
   env "${backoff[@]}" SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT=$POOL_TIMEOUT \
     PERFLAB_MAIL_QUOTA_PERUSER=$QUOTA_PER_USER PERFLAB_MAIL_QUOTA_PEROFFICE=$QUOTA_PER_OFFICE \
-    scripts/stack.sh start "$1" >/dev/null
+    scripts/stack.sh start "$@" >/dev/null
 }
 
 running_handoff=""
 restart() { # handoff: mail and send started again, side by side (a JVM start is mostly one core's work)
   [ "$running_handoff" != "$1" ] || return 0   # already running with it, and with this run's settings
   scripts/stack.sh stop mail >/dev/null; scripts/stack.sh stop send >/dev/null
-  PERFLAB_MAIL_SENDHANDOFF=$1 start_pooled mail & local mail_pid=$!
-  start_pooled send
-  wait "$mail_pid"
+  PERFLAB_MAIL_SENDHANDOFF=$1 start_pooled mail send
   running_handoff=$1
 }
 
@@ -155,11 +153,9 @@ for phase in $PHASES; do
     *) log "unknown phase $phase"; exit 2 ;;
   esac
 done
-# back to the defaults: mail and send side by side, then whatever else `make up` starts
+# back to the defaults: mail and send together, then whatever else `make up` starts
 scripts/stack.sh stop mail >/dev/null; scripts/stack.sh stop send >/dev/null
-scripts/stack.sh start mail >/dev/null & defaults_pid=$!
-scripts/stack.sh start send >/dev/null
-wait "$defaults_pid"
+scripts/stack.sh start mail send >/dev/null
 scripts/stack.sh up >/dev/null
 python3 - "$RESULTS" "$CHECK" <<'PY' | tee -a "$REPORT"
 import json, sys

@@ -4,7 +4,8 @@
 #   stack.sh up       stores + gateway + every service, then wait for readiness
 #   stack.sh down     stop exactly what was started here, by recorded PID
 #   stack.sh status   what runs
-#   stack.sh stop NAME / start NAME   one process (the fault and load scripts restart services with other settings)
+#   stack.sh stop NAME / start NAME...   one process / several, started together (the fault and load scripts
+#                                      restart services with other settings)
 #   stack.sh kill NAME                kill -9 one process (a crash) and wait until it is gone
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
@@ -265,11 +266,17 @@ status() {
 case "${1:-}" in
   stores) stores ;;
   prometheus) start_prometheus ;;
-  start)
+  start) # NAME...: all of them started before any is waited for (a JVM start is mostly one core's work)
+    shift
+    picked=()
     for app in "${APPS[@]}"; do
       IFS=: read -r n m p <<<"$app"
-      if [ "$n" = "$2" ]; then build_jars "$m"; start_app "$n" "$m" "$p"; wait_ready "$n" "$p" 120; fi
-    done ;;
+      for want in "$@"; do [ "$n" != "$want" ] || picked+=("$app"); done
+    done
+    mods=(); for app in "${picked[@]}"; do mods+=("$(cut -d: -f2 <<<"$app")"); done
+    [ ${#mods[@]} -eq 0 ] || build_jars "${mods[@]}"
+    for app in "${picked[@]}"; do IFS=: read -r n m p <<<"$app"; start_app "$n" "$m" "$p"; done
+    for app in "${picked[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done ;;
   stop) stop "$2" ;;
   kill) # kill -9, as a crash would, and wait until the process is gone
     if running "$2"; then
