@@ -53,12 +53,25 @@ aot_jre() {
   dirname "$(dirname "$java")"
 }
 
+# A trained cache is kept by content in $PERFLAB_CACHE/aot: the digest of what the JVM loads from /app (scripts/jib-app.py),
+# the training JVM's build, and this script and the gateway's routes (how it trains). An image whose jars hold the
+# same classes as a run before (a second `make test` of one commit, a module nobody changed) takes that run's cache
+# instead of training again; the JVM still checks each jar's size and time against it at start, and the real-node
+# test starts a pod with -XX:AOTMode=on, which refuses a cache that does not map. The newest two per image are kept.
+AOT_KEPT="$PERFLAB_CACHE/aot"
 train() {  # module jre: writes $m/target/jib-aot/app.aot
   local m="$1" jre="$2" name; name="$(basename "$m")"
   local dir="$WORK/train-$name" out="$PERFLAB_ROOT/$m/target/jib-aot"
-  rm -rf "$out" && mkdir -p "$dir" "$out"
-  local main cp
-  { read -r main; read -r cp; } < <("$PYTHON" scripts/jib-app.py "$m/target/jib-image.tar" "$dir")
+  rm -rf "$out" && mkdir -p "$dir" "$out" "$AOT_KEPT"
+  local main cp app key
+  { read -r main; read -r cp; read -r app; } < <("$PYTHON" scripts/jib-app.py "$m/target/jib-image.tar" "$dir")
+  key="$({ echo "$app"; "$jre/bin/java" -version 2>&1; cat scripts/images.sh scripts/jib-app.py config/gateway/routes/*.yaml; } \
+    | sha256sum | cut -c1-16)"
+  if [ -s "$AOT_KEPT/$name-$key.aot" ]; then
+    cp "$AOT_KEPT/$name-$key.aot" "$out/app.aot" && touch "$AOT_KEPT/$name-$key.aot"
+    log "AOT cache for $name: $(du -h "$out/app.aot" | cut -f1), kept from a run on the same classes ($key)"
+    return 0
+  fi
   local t0=$SECONDS
   # no store is reached: Flyway is off and nothing has started when the context exits. The beans are made, so the
   # keys they read at start must exist: the dev pairs (scripts/jwt.sh keys) and a throwaway code key; none of them
@@ -69,7 +82,9 @@ train() {  # module jre: writes $m/target/jib-aot/app.aot
     "$jre/bin/java" -XX:AOTCacheOutput="$out/app.aot" -Dspring.context.exit=onRefresh -cp "$cp" "$main") \
     >"$WORK/train-$name.log" 2>&1 && [ -s "$out/app.aot" ] \
     || { tail -20 "$WORK/train-$name.log" >&2; log "AOT training of $name failed"; return 1; }
-  log "AOT cache for $name: $(du -h "$out/app.aot" | cut -f1) in $((SECONDS - t0)) s"
+  log "AOT cache for $name: $(du -h "$out/app.aot" | cut -f1) in $((SECONDS - t0)) s ($key)"
+  cp "$out/app.aot" "$AOT_KEPT/.$name-$key.aot.$$" && mv "$AOT_KEPT/.$name-$key.aot.$$" "$AOT_KEPT/$name-$key.aot"
+  ls -t "$AOT_KEPT/$name-"*.aot | tail -n +3 | xargs -r rm -f
 }
 
 PYTHON="$(command -v python3)"
