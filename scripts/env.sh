@@ -104,7 +104,9 @@ jit_compile_ms() {  # management-port: the JIT compiler's time so far, 0 when no
 # unmounted, waited for a carrier (seen: a shortener hung for good on its first requests after a start).
 # Each build (the jar's mtime and size) gets a folder of its own, made whole under another name and renamed into
 # place, so two instances started from one jar share it and a folder in use is never rewritten; the two newest are
-# kept (a process runs from an older one only until its replacement, which starts after it stopped).
+# kept (a process runs from an older one only until its replacement, which starts after it stopped). Every file of
+# it gets one fixed time, as Jib gives an image's: the JVM checks an AOT cache's jars by size and time, so a cache
+# trained on one extraction maps on any other of the same classes (scripts/stack.sh).
 # Prints the jar to give `java -jar`.
 launch_jar() {  # JAR
   local jar=$1 base="${1%.jar}.extracted" dir tmp
@@ -113,6 +115,7 @@ launch_jar() {  # JAR
     mkdir -p "$base"
     tmp=$(mktemp -d "$base/.extracting.XXXXXX")
     java -Djarmode=tools -jar "$jar" extract --destination "$tmp/x" >/dev/null || { rm -rf "$tmp"; return 1; }
+    find "$tmp/x" -type f -exec touch -d @1 {} +
     mv -T "$tmp/x" "$dir" 2>/dev/null || true   # another start won the race: the same build either way
     rm -rf "$tmp"
     ls -1dt "$base"/*/ | tail -n +3 | xargs -r rm -rf

@@ -3,7 +3,8 @@
 main class and classpath with /app rewritten to DIR/app: what an AOT training run needs to load exactly the jars
 the container will load (the JVM checks each jar's size and time; the folder may move). A third line is a digest
 of what the JVM loads from /app: each jar's size and entries (name, CRC-32, size: the same classes give the same digest
-whenever their jar was built) and every other file's bytes, so a cache trained on them can be kept by content."""
+whenever their jar was built) and every other file's bytes, so a cache trained on them can be kept by content.
+`jib-app.py --digest DIR` prints that digest of any application folder (scripts/stack.sh: an extracted boot jar)."""
 import hashlib
 import json
 import os
@@ -50,4 +51,7 @@ def digest(app):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    if sys.argv[1] == "--digest":
+        print(digest(sys.argv[2]))
+    else:
+        main(sys.argv[1], sys.argv[2])

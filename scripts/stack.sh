@@ -136,8 +136,63 @@ APPS+=("gateway:gateway:$PERFLAB_GATEWAY_PORT")
 
 routes_digest() { cat "$PERFLAB_GATEWAY_ROUTES_DIR"/*.yaml | sha256sum | cut -c1-16; }
 
-start_app() { # name module port
-  local name=$1 module=$2 port=$3
+# Each app's JVM starts from a JDK AOT cache (JEP 483: its classes loaded and linked ahead of time) trained here on
+# this machine's JVM with the flags it runs with, once per build: kept by content in $PERFLAB_CACHE/aot-local (the
+# digest of the classes it loads, as scripts/images.sh keeps the images'), so a restart of the same build, a later
+# `make up` or another checkout of the same commit takes it. The training is a Spring context refresh that stops
+# before anything starts (-Dspring.context.exit=onRefresh), the apps that miss one trained side by side before they
+# start. A cache the JVM cannot map is refused in the app's log and the app starts without it: wait_ready says so
+# and drops it, so the next start trains one that maps. AOT=0 starts without any.
+AOT_LOCAL="$PERFLAB_CACHE/aot-local"
+aot_cache() { # name launch-jar: the cache's path for this build, JVM and flags (there or not)
+  local key
+  key="$({ echo "training 2: -Dspring.context.exit=onRefresh, jar times fixed"; python3 "$PERFLAB_ROOT/scripts/jib-app.py" --digest "$(dirname "$2")"
+    java -version 2>&1; echo "$PERFLAB_JVM_OPTS"; } | sha256sum | cut -c1-16)"
+  echo "$AOT_LOCAL/$1-$key.aot"
+}
+aot_train() { # name launch-jar cache
+  local dir t0=$SECONDS; dir="$(mktemp -d "${TMPDIR:-/tmp}/perflab-aot.XXXXXX")"
+  if (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+      java -XX:AOTCacheOutput="$dir/app.aot" -Dspring.context.exit=onRefresh -jar "$2") >"$LOGS/$1.aot.log" 2>&1 \
+      && [ -s "$dir/app.aot" ]; then
+    mv "$dir/app.aot" "$3.$$" && mv "$3.$$" "$3"
+    ls -t "$AOT_LOCAL/$1-"*.aot | tail -n +3 | xargs -r rm -f
+    log "$1: AOT cache trained in $((SECONDS - t0)) s (once per build; $(du -h "$3" | cut -f1))"
+  else
+    log "$1: AOT training failed, starting without a cache (see $LOGS/$1.aot.log)"
+  fi
+  rm -rf "$dir"
+}
+
+# start_apps name:module:port...: every app that is not running its current build is stopped, the caches its new
+# build misses trained, and all of them started before any is waited for (a JVM start is mostly one core's work)
+start_apps() {
+  local app n m p launch cache starting=() missing=() running_jobs=()
+  mkdir -p "$AOT_LOCAL"
+  for app in "$@"; do
+    IFS=: read -r n m p <<<"$app"
+    prepare_app "$n" "$m" || continue
+    launch="$(launch_jar "$PERFLAB_RUN/jars/$n.jar")"
+    cache=""; [ "${AOT:-1}" = 0 ] || cache="$(aot_cache "$n" "$launch")"
+    starting+=("$n:$p:$launch:$cache")
+    [ -z "$cache" ] || [ -s "$cache" ] || missing+=("$n:$launch:$cache")
+  done
+  for app in "${missing[@]}"; do
+    IFS=: read -r n launch cache <<<"$app"
+    aot_train "$n" "$launch" "$cache" & running_jobs+=($!)
+    if [ ${#running_jobs[@]} -ge "$(nproc)" ]; then wait "${running_jobs[0]}"; running_jobs=("${running_jobs[@]:1}"); fi
+  done
+  for p in "${running_jobs[@]}"; do wait "$p"; done
+  for app in "${starting[@]}"; do
+    IFS=: read -r n p launch cache <<<"$app"
+    local aot=""; [ -z "$cache" ] || [ ! -s "$cache" ] || aot=" -XX:AOTCache=$cache"
+    SERVER_PORT="$p" MANAGEMENT_SERVER_PORT="$(mgmt_port "$p")" SPRING_PROFILES_ACTIVE=local \
+      JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" start "$n" java -jar "$launch"
+  done
+}
+
+prepare_app() { # name module: false when it already runs its current build; else stopped, its jar copied
+  local name=$1 module=$2
   if running "$name"; then
     # a running app stays, unless its module was built again since it started (make test after a change, make up
     # after a build) or, for the gateway, a routes file changed (it reads them once, at start): then the stack would
@@ -147,7 +202,7 @@ start_app() { # name module port
     elif [ "$name" = gateway ] && [ "$(routes_digest)" != "$(cat "$PIDS/gateway.routes" 2>/dev/null)" ]; then
       log "the gateway runs older routes than $PERFLAB_GATEWAY_ROUTES_DIR: restarting it"
     else
-      return 0
+      return 1
     fi
     stop "$name"
   fi
@@ -157,8 +212,6 @@ start_app() { # name module port
   # run a copy: a rebuild (mvnw package) must not pull the jar from under a running process
   mkdir -p "$PERFLAB_RUN/jars"
   cp "$(jar_of "$module")" "$PERFLAB_RUN/jars/$name.jar"
-  SERVER_PORT="$port" MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")" SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-    start "$name" java -jar "$(launch_jar "$PERFLAB_RUN/jars/$name.jar")"
 }
 
 # Prometheus (Debian's package; its own service stays off): scrapes every app's management port with the labels the
@@ -212,6 +265,12 @@ wait_ready() { # name port seconds
     [ $SECONDS -lt $end ] || { log "$1 not ready after $3 s (see $LOGS/$1.log)"; exit 1; }
     sleep 0.5
   done
+  local refused
+  refused="$(grep -m1 -o -- '-XX:AOTCache=[^ ]*' "$LOGS/$1.log" | cut -d= -f2 || true)"
+  if [ -n "$refused" ] && grep -q 'Unable to map shared spaces' "$LOGS/$1.log"; then
+    log "$1 started without its AOT cache: the JVM refused $refused (see $LOGS/$1.log); dropped, the next start trains one"
+    rm -f "$refused"
+  fi
 }
 
 up() {
@@ -220,7 +279,7 @@ up() {
   local app modules=()
   for app in "${APPS[@]}"; do modules+=("$(cut -d: -f2 <<<"$app")"); done
   build_jars "${modules[@]}"
-  for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; start_app "$n" "$m" "$p"; done
+  start_apps "${APPS[@]}"
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
   start_prometheus
   log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
@@ -275,7 +334,7 @@ case "${1:-}" in
     done
     mods=(); for app in "${picked[@]}"; do mods+=("$(cut -d: -f2 <<<"$app")"); done
     [ ${#mods[@]} -eq 0 ] || build_jars "${mods[@]}"
-    for app in "${picked[@]}"; do IFS=: read -r n m p <<<"$app"; start_app "$n" "$m" "$p"; done
+    [ ${#picked[@]} -eq 0 ] || start_apps "${picked[@]}"
     for app in "${picked[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done ;;
   stop) stop "$2" ;;
   kill) # kill -9, as a crash would, and wait until the process is gone
