@@ -7,18 +7,21 @@
 # received against what mail committed (scripts/delivery-count.py): every committed mail exactly once per recipient.
 #
 #   scripts/bench-send.sh                         VUS=150 DURATION=60s POOL=10 POOL_TIMEOUT=30000 (the issue's proof)
-#   VUS=30 DURATION=15s scripts/bench-send.sh     a short run
+#   VUS=30 DURATION=15s scripts/bench-send.sh     a short run (BASELINE_DURATION: the seed's design alone, default DURATION)
 #   PHASES="outbox faults" scripts/bench-send.sh  some phases only
 #   CHECK=1 ...                                   exit 1 unless: the baseline starves its pool; the outbox phase has no
 #                                                 503/5xx/pool timeout; every phase delivers every committed mail once
 #                                                 (faults: a resend after kill -9 may duplicate, with the same Message-ID);
-#                                                 its faults phase bounded: 70 s, retries at most 5 s apart
+#                                                 its faults phase bounded: 55 s, retries at most 5 s apart
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
 
 VUS=${VUS:-150}
 DURATION=${DURATION:-60s}
+# every request of the seed's design waits out the pool's timeout once the pool is starved (seconds in), so a shorter
+# run of it shows the same starvation
+BASELINE_DURATION=${BASELINE_DURATION:-$DURATION}
 POOL=${POOL:-10}
 # the seed's HikariCP connection timeout (Hikari's default, 30 s; the services' own default is 5 s): with it, a
 # wait for a connection times out only when the pool is starved, not when 150 senders queue on 2 shared cores
@@ -29,8 +32,8 @@ CHECK=${CHECK:-0}
 if [ "$CHECK" = 1 ]; then
   # bounded for make test: the same faults closer together, and retries capped at 5 s instead of 60 s (send) and 30 s
   # (mail's relay), so the queue that piled up while the relay was frozen drains in seconds, not after the longest wait
-  FAULT_SECONDS=${FAULT_SECONDS:-70} KILL_SEND_AT=${KILL_SEND_AT:-10} KILL_MAIL_AT=${KILL_MAIL_AT:-25}
-  FREEZE_AT=${FREEZE_AT:-40} FREEZE_FOR=${FREEZE_FOR:-20} MAX_BACKOFF=${MAX_BACKOFF:-5s}
+  FAULT_SECONDS=${FAULT_SECONDS:-55} KILL_SEND_AT=${KILL_SEND_AT:-8} KILL_MAIL_AT=${KILL_MAIL_AT:-20}
+  FREEZE_AT=${FREEZE_AT:-32} FREEZE_FOR=${FREEZE_FOR:-15} MAX_BACKOFF=${MAX_BACKOFF:-5s}
 else
   FAULT_SECONDS=${FAULT_SECONDS:-100} KILL_SEND_AT=${KILL_SEND_AT:-10} KILL_MAIL_AT=${KILL_MAIL_AT:-30}
   FREEZE_AT=${FREEZE_AT:-55} FREEZE_FOR=${FREEZE_FOR:-30} MAX_BACKOFF=${MAX_BACKOFF:-}
@@ -70,10 +73,12 @@ start_pooled() {
 }
 
 running_handoff=""
-restart() { # handoff: mail and send started again, side by side (a JVM start is mostly one core's work)
+restart() { # handoff: mail (and, the first time, send) started again with this run's settings, side by side (a JVM
+  # start is mostly one core's work); the hand-off is mail's switch alone, so send keeps running between phases
   [ "$running_handoff" != "$1" ] || return 0   # already running with it, and with this run's settings
-  scripts/stack.sh stop mail >/dev/null; scripts/stack.sh stop send >/dev/null
-  PERFLAB_MAIL_SENDHANDOFF=$1 start_pooled mail send
+  local which=(mail); [ -n "$running_handoff" ] || which=(mail send)
+  local s; for s in "${which[@]}"; do scripts/stack.sh stop "$s" >/dev/null; done
+  PERFLAB_MAIL_SENDHANDOFF=$1 start_pooled "${which[@]}"
   running_handoff=$1
 }
 
@@ -133,9 +138,10 @@ for phase in $PHASES; do
   run="$(echo "$phase" | tr -cd 'a-z')$(date +%s)"
   case "$phase" in
     nested-requires-new|outbox)
-      log "$phase: mail and send with the $phase hand-off (pool $POOL), $VUS senders for $DURATION"
+      d=$DURATION; [ "$phase" = outbox ] || d=$BASELINE_DURATION
+      log "$phase: mail and send with the $phase hand-off (pool $POOL), $VUS senders for $d"
       restart "$phase"
-      k6_run "$run" "$DURATION"
+      k6_run "$run" "$d"
       row "$phase" "$run" ;;
     faults)
       log "faults: outbox, $VUS senders for ${FAULT_SECONDS}s; kill -9 send at $KILL_SEND_AT s, kill -9 mail at $KILL_MAIL_AT s, SMTP frozen $FREEZE_AT-$((FREEZE_AT + FREEZE_FOR)) s${MAX_BACKOFF:+, retries at most $MAX_BACKOFF apart}"
