@@ -17,10 +17,11 @@ keys() {
     chmod 600 "$PERFLAB_JWT_DIR/private.pem"
     log "dev JWT key pair in $PERFLAB_JWT_DIR"
   fi
-  # service identity (docs/architecture.md#service-identity): one RSA pair per signer; the services trust <signer>.pem
+  # service identity (docs/architecture.md#service-identity): one RSA pair per signer; the services trust <signer>.pem.
+  # The gateway and every service of scripts/env.sh's list get one, so a service that starts signing needs no list here.
   mkdir -p "$PERFLAB_IDENTITY_DIR"
   local signer
-  for signer in gateway mail; do
+  for signer in gateway "${PERFLAB_SERVICES[@]}"; do
     if [ ! -f "$PERFLAB_IDENTITY_DIR/$signer.key" ]; then
       openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$PERFLAB_IDENTITY_DIR/$signer.key.tmp" 2>/dev/null
       chmod 600 "$PERFLAB_IDENTITY_DIR/$signer.key.tmp"

@@ -21,19 +21,24 @@
 # DELIVERED_WITHIN seconds, once (after kill -9 a message may go again, with the same Message-ID).
 #
 #   scripts/reliability.sh [mariadb|mongo-wire|redis|kill:<svc>|term:<svc> ...]
-#     (make reliability: every store, kill and term of the shortener, the route, the notifier, mail and send)
+#     (make reliability: every store, then kill and term of every service of scripts/env.sh's list)
+#   scripts/reliability.sh --list    the cases a run without arguments takes, one a line
 set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
+
+CASES=("$@")
+if [ ${#CASES[@]} -eq 0 ] || [ "$1" = --list ]; then
+  CASES=(mariadb mongo-wire redis)
+  for how in kill term; do for n in "${PERFLAB_SERVICES[@]}"; do CASES+=("$how:$n"); done; done
+  [ "${1:-}" != --list ] || { printf '%s\n' "${CASES[@]}"; exit 0; }
+fi
 "$PERFLAB_ROOT/scripts/install.sh" >/dev/null
 
 OUTAGE_AT=${OUTAGE_AT:-5}
 OUTAGE_FOR=${OUTAGE_FOR:-20}
 AFTER=${AFTER:-10}
 READY_WITHIN=${READY_WITHIN:-60}
-CASES=("$@")
-[ ${#CASES[@]} -gt 0 ] || CASES=(mariadb mongo-wire redis kill:shortener kill:route kill:notifier kill:mail kill:send
-  term:shortener term:route term:notifier term:mail term:send)
 BACK_WITHIN=${BACK_WITHIN:-40}
 DELIVERED_WITHIN=${DELIVERED_WITHIN:-60}
 

@@ -17,14 +17,16 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 
 /**
- * Rows of every table of the services' MariaDB databases and documents of every collection of the shortener's
- * MongoDB database, as {@code store.database.table -> count}: what a refused request must leave unchanged.
+ * Rows of every table of the services' MariaDB databases and documents of every collection of their MongoDB
+ * databases, as {@code store.database.table -> count}: what a refused request must leave unchanged. The databases are
+ * the stores' own list (every {@code perflab_*} but the services' {@code *_test} ones), not typed here: a service's
+ * databases are named once, in its {@code service.env}, and the stack creates them from there.
  */
 final class StoreCounts {
 
-	static final List<String> DATABASES = List.of("perflab_mail", "perflab_send", "perflab_route", "perflab_notifier");
+	private static final String SERVICE_DATABASES = "perflab\\_%";
 
-	static final String MONGO_DATABASE = "perflab_shortener";
+	private static final String TEST_DATABASES = "%\\_test";
 
 	private static final String MYSQL_URL = "jdbc:mysql://127.0.0.1:"
 			+ System.getenv().getOrDefault("PERFLAB_MYSQL_PORT", "13306") + "/";
@@ -55,7 +57,7 @@ final class StoreCounts {
 				System.getenv().getOrDefault("PERFLAB_MYSQL_USER", "perflab"),
 				System.getenv().getOrDefault("PERFLAB_MYSQL_PASSWORD", "perflab"));
 				Statement statement = db.createStatement()) {
-			for (String database : DATABASES) {
+			for (String database : databases(statement)) {
 				for (String table : tables(statement, database)) {
 					try (ResultSet rows = statement.executeQuery("SELECT COUNT(*) FROM `" + database + "`.`" + table + "`")) {
 						rows.next();
@@ -65,10 +67,14 @@ final class StoreCounts {
 			}
 		}
 		try (MongoClient client = MongoClients.create(MONGO_URI)) {
-			MongoDatabase database = client.getDatabase(MONGO_DATABASE);
-			for (String collection : database.listCollectionNames()) {
-				counts.put("mongo." + MONGO_DATABASE + "." + collection,
-						database.getCollection(collection).countDocuments());
+			for (String name : client.listDatabaseNames()) {
+				if (!name.startsWith("perflab_") || name.endsWith("_test")) {
+					continue;
+				}
+				MongoDatabase database = client.getDatabase(name);
+				for (String collection : database.listCollectionNames()) {
+					counts.put("mongo." + name + "." + collection, database.getCollection(collection).countDocuments());
+				}
 			}
 		}
 		return counts;
@@ -85,6 +91,17 @@ final class StoreCounts {
 			}
 		}
 		return changed;
+	}
+
+	private static List<String> databases(Statement statement) throws SQLException {
+		List<String> databases = new ArrayList<>();
+		try (ResultSet names = statement.executeQuery("SELECT schema_name FROM information_schema.schemata WHERE schema_name LIKE '"
+				+ SERVICE_DATABASES + "' AND schema_name NOT LIKE '" + TEST_DATABASES + "' ORDER BY schema_name")) {
+			while (names.next()) {
+				databases.add(names.getString(1));
+			}
+		}
+		return databases;
 	}
 
 	private static List<String> tables(Statement statement, String database) throws SQLException {
