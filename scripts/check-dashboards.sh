@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Every query of the chart's dashboards and every alert rule, answered by the local stack's Prometheus (run it after
 # a smoke: `make test` does). For each service Prometheus scrapes:
-#   its dashboard (files/dashboards/<service>.json, else service.json) with the chart's placeholders filled as
-#   stack.sh labels the scrape (job perflab-<service>, namespace perflab), the JVM dashboard, and the HikariCP
-#   dashboard for a MySQL service (databases in its service.env); then the overview across services, and the
+#   its dashboard's parts as the chart stacks them (files/dashboards/service.json, its own <service>.json if it has
+#   one, parts/mysql.json for a MySQL service) with the chart's placeholders filled as stack.sh labels the scrape
+#   (job perflab-<service>, namespace perflab), the JVM dashboard, and the HikariCP dashboard for a MySQL service
+#   (databases in its service.env); then the overview across services, and the
 #   chart's PrometheusRule (rendered with helm for the scraped services): every alert accepted by Prometheus and its
 #   left side answered.
 # Allowed empty (each with its reason): only what a local stack cannot have — kube-state-metrics and cAdvisor exist
@@ -72,13 +73,14 @@ for n in "${PERFLAB_SERVICES[@]}" gateway; do
   if scraped "$n"; then services+=("$n"); else log "$n: Prometheus has no perflab-$n target (it was started before $n existed: restart it with the stack): skipped"; fi
 done
 for n in "${services[@]}"; do
-  board="$BOARDS/$n.json"
-  [ -f "$board" ] || board="$BOARDS/service.json"
+  board=("$BOARDS/service.json")
+  [ ! -f "$BOARDS/$n.json" ] || board+=("$BOARDS/$n.json")
   sets=(--set JOB="perflab-$n" --set NAMESPACE=perflab --set SERVICE="$n" --set namespace=perflab --set pod=.+ --set service="$n")
   mysql=""
   [ "$n" = gateway ] || mysql=$(service_conf "$n" databases)
-  log "$n: $(basename "$board"), the JVM dashboard${mysql:+, the HikariCP dashboard}"
-  "${CHECK[@]}" "${sets[@]}" "$board" || rc=1
+  [ -z "$mysql" ] || board+=("$BOARDS/parts/mysql.json")
+  log "$n: its dashboard ($(basename -a "${board[@]}" | paste -sd+)), the JVM dashboard${mysql:+, the HikariCP dashboard}"
+  "${CHECK[@]}" "${sets[@]}" "${board[@]}" || rc=1
   "${CHECK[@]}" "${sets[@]}" "${JVM_EMPTY_OK[@]}" "$BOARDS/system/jvm.json" || rc=1
   if [ -n "$mysql" ]; then
     "${CHECK[@]}" "${sets[@]}" --set pool=.+ "$BOARDS/system/hikaricp.json" || rc=1

@@ -167,27 +167,59 @@ def no_service_dashboard_asks_another_services_metrics():
     assert checked > 100, checked
 
 
+BOARDS = CHART / "files" / "dashboards"
+
+
+def laid_out(items):
+    """Panels as (title, queries, gridPos)."""
+    return [(p["title"], [t["expr"] for t in p.get("targets", [])], p["gridPos"]) for p in items]
+
+
+def part(path):
+    """The panels of a dashboard file or part (files/dashboards/...), as laid_out gives them."""
+    return laid_out(json.loads(path.read_text())["panels"])
+
+
 @test
-def a_service_without_a_file_of_its_own_gets_the_generic_dashboard():
+def a_service_without_a_file_of_its_own_gets_the_shared_panels_and_its_stores_panels():
     boards = dashboards(render(DEMO, values=MONITORING))
     _, board = boards["t-perflab-demo-dashboard"]
-    generic = json.loads((CHART / "files" / "dashboards" / "service.json").read_text())
-    assert [p["title"] for p in board["panels"]] == [p["title"] for p in generic["panels"]]
+    shared, mysql = part(BOARDS / "service.json"), part(BOARDS / "parts" / "mysql.json")
+    assert [p["title"] for p in board["panels"]] == [t for t, _, _ in shared + mysql]
     assert board["uid"] == "perflab-demo" and board["title"] == "perflab · demo"
-    # the generic one only asks what every service exports: HTTP server requests, process and JVM metrics
+    # it only asks what every service exports (HTTP server requests, process and JVM metrics) and its MySQL pool's
     for e in exprs(board):
         for metric, _ in selectors(e):
-            assert metric.startswith(("http_server_requests_", "jvm_", "process_")), metric
+            assert metric.startswith(("http_server_requests_", "jvm_", "process_", "hikaricp_connections_")), metric
 
 
 @test
-def each_service_dashboard_starts_with_the_same_requests_and_jvm_panels():
-    generic = json.loads((CHART / "files" / "dashboards" / "service.json").read_text())
-    head = [(p["title"], [t["expr"] for t in p.get("targets", [])], p["gridPos"]) for p in generic["panels"]]
-    for f in sorted((CHART / "files" / "dashboards").glob("*.json")):
-        board = json.loads(f.read_text())
-        mine = [(p["title"], [t["expr"] for t in p.get("targets", [])], p["gridPos"]) for p in board["panels"]]
-        assert mine[:len(head)] == head, (f.name, "the shared head differs from service.json")
+def each_service_dashboard_is_the_shared_panels_then_its_own_then_its_stores_each_below_the_one_before():
+    """The panels every service shares are written once (service.json), a store's once (parts/<store>.json): a
+    service's file holds only its own, laid out from y 0, and the chart stacks the three."""
+    boards = dashboards(render(ROUTE_ON, *EVERY, values=MONITORING))
+    shared = part(BOARDS / "service.json")
+    parts = {p.stem: part(p) for p in (BOARDS / "parts").glob("*.json")}
+    titles = {t for t, _, _ in shared} | {t for panels in parts.values() for t, _, _ in panels}
+    for name, values in VALUES["services"].items():
+        own = part(BOARDS / f"{name}.json") if (BOARDS / f"{name}.json").exists() else []
+        assert not titles & {t for t, _, _ in own}, (name, "a shared panel written again", titles & {t for t, _, _ in own})
+        want, top = [], 0
+        for panels in [shared, own] + [parts[s] for s in values.get("stores", []) if s in parts]:
+            want += [(t, q, dict(g, y=g["y"] + top)) for t, q, g in panels]
+            top = max([g["y"] + g["h"] for _, _, g in want] or [0])
+        _, board = boards[f"t-perflab-{name}-dashboard"]
+        got = laid_out(board["panels"])
+        assert [(t, g) for t, _, g in got] == [(t, g) for t, _, g in want], name
+        for (title, queries, _), (_, stated, _) in zip(got, want):
+            # as the chart fills them: the placeholders, and an SLO marker ending a query as ` / <limit>`
+            stated = [q.replace("__JOB__", f"t-perflab-{name}").replace("__NAMESPACE__", "lab").replace("__SERVICE__", name)
+                      for q in stated]
+            assert len(queries) == len(stated), (name, title)
+            for q, s in zip(queries, stated):
+                head, marker, _ = s.partition(" # __slo:")
+                assert q == s if not marker else q.startswith(head + " / "), (name, title, q, s)
+        assert [p["id"] for p in board["panels"]] == list(range(1, len(got) + 1)), name
 
 
 @test

@@ -16,7 +16,7 @@ scripts/test-chart.sh); each suite's `it` begins with the name the check had her
   a_dashboard_per_service_*, mysql_services_get_the_db_pool_alerts_*, dashboard_shows_the_db_pool_*,
   secrets_reach_every_container_*, service_replicas_spread_*, each_service_gets_its_own_identity_key_*,
   identity_keys_come_from_an_existing_secret_*, tracing_is_off_by_default_*, the_gateway_believes_forwarded_headers_*.
-- Run the rendered shell (with fake programs on PATH): redis_takes_its_password_*, the_database_job_reads_*,
+- Run the rendered shell (with fake programs on PATH): redis_takes_an_acl_user_per_client_*, the_database_job_reads_*,
   loadtest_as_an_indexed_job_* (each runner's command against the k6-operator's).
 - Compare what one rendering derives with another: changing_a_lab_switch_rolls_the_pods,
   a_new_services_routes_reach_the_gateway_* (the config/routes hashes before and after), third_party_images_*
@@ -168,14 +168,29 @@ def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
     assert job["spec"]["backoffLimit"] == 6 and pod["securityContext"]["runAsNonRoot"] is True
     assert c["securityContext"]["readOnlyRootFilesystem"] is True and c["securityContext"]["capabilities"] == {"drop": ["ALL"]}
     script = c["args"][0]
-    assert script.index("mysqladmin ping") < script.index("CREATE USER IF NOT EXISTS '$APP_USER'@'%'")
-    for db in ["perflab_mail", "perflab_send", "perflab_route"]:
-        assert f"CREATE DATABASE IF NOT EXISTS \\`{db}\\`;" in script and f"ON \\`{db}\\`.* TO '$APP_USER'@'%'" in script, script
-    assert "perflab_shortener" not in script
+    assert script.index("mysqladmin ping") < script.index("users_sql | mysql")
+    # one user per MySQL service, named after its database, granted that database alone (its `_` escaped: a
+    # grant's `_` matches any character); ALTER USER sets the password again on every run (a rotated Secret)
+    grants = [line for line in script.splitlines() if line.startswith("GRANT ")]
+    assert len(grants) == len(using("mysql")), grants
+    for svc in using("mysql"):
+        db = "perflab_" + svc.replace("-", "_")
+        assert f"CREATE DATABASE IF NOT EXISTS \\`{db}\\`;" in script, script
+        assert f"CREATE USER IF NOT EXISTS '{db}'@'%' IDENTIFIED BY '$pw';" in script
+        assert f"ALTER USER '{db}'@'%' IDENTIFIED BY '$pw';" in script
+        assert f"cat /etc/perflab/mysql/{svc}-password" in script
+        escaped = db.replace("_", "\\_")
+        assert f"GRANT ALL PRIVILEGES ON \\`{escaped}\\`.* TO '{db}'@'%';" in grants, (svc, grants)
+    assert "perflab_shortener" not in script and "*.*" not in script
     e = {x["name"]: x.get("value", x.get("valueFrom")) for x in c["env"]}
     assert e["MYSQL_HOST"] == "t-perflab-mysql" and e["ADMIN_USER"] == "root"  # the passwords are files
-    # the first-start script stays for the first install (helm install --wait waits for the services before hooks)
-    one(docs, "ConfigMap", "t-perflab-mysql-initdb")
+    # the first-start script stays for the first install (helm install --wait waits for the services before hooks),
+    # with the Job's SQL; the Secret it reads is a hook before the Job, so a new service's password is there first
+    initdb = one(docs, "ConfigMap", "t-perflab-mysql-initdb")["data"]["10-databases.sh"]
+    assert initdb.split("lit() ")[1].split("}\n", 1)[1].split("users_sql |")[0].replace("/etc/perflab/store/", "/etc/perflab/mysql/") \
+        == script.split("lit() ")[1].split("}\n", 1)[1].split("users_sql |")[0], initdb
+    ann = one(docs, "Secret", "t-perflab-mysql")["metadata"]["annotations"]
+    assert ann["helm.sh/hook"] == "pre-install,pre-upgrade" and int(ann["helm.sh/hook-weight"]) < int(job["metadata"]["annotations"]["helm.sh/hook-weight"]), ann
     # its pods reach MySQL (and DNS) only, and MySQL lets them in
     np = one(docs, "NetworkPolicy", "t-perflab-mysql-databases")["spec"]
     assert peers_names(np["egress"]) == {53: {"other"}, 3306: {"mysql"}}, np
@@ -352,7 +367,7 @@ def network_policy_lets_only_the_services_reach_their_stores():
 def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
     off = render()
     assert not [d for d in off if d["kind"] in ("ServiceMonitor", "PrometheusRule")]
-    assert [d["metadata"]["name"] for d in off if d["kind"] == "ConfigMap"] == ["t-perflab-mysql-initdb",
+    assert [d["metadata"]["name"] for d in off if d["kind"] == "ConfigMap"] == ["t-perflab-mysql-initdb", "t-perflab-mongodb-users",
                                                                               "t-perflab-gateway-routes"]
     docs = render(*EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),))
     sm = one(docs, "ServiceMonitor", "t-perflab-shortener")
@@ -567,6 +582,9 @@ def secret_files(docs, svc, kind="Deployment"):
 def secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
     for values in [(KEY,), (str(CHART / "ci" / "external-stores-values.yaml"),), SEED]:
         docs = render("stores.mysql.external.adminSecret=mysql-admin", values=values) if "external" in values[0] else render(values=values)
+        b64 = __import__("base64").b64decode
+        secrets = {b64(v).decode() for d in docs if d["kind"] == "Secret" for k, v in d["data"].items() if k.endswith("password")}
+        assert len(secrets) >= (0 if "external" in values[0] else 8), (values, len(secrets))
         seen = 0
         for name, spec in pods(docs):
             for c in spec["containers"]:
@@ -576,30 +594,47 @@ def secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
                 assert not c.get("envFrom"), (values, name)
                 argv = " ".join(c.get("command", []) + c.get("args", []))
                 assert "--requirepass" not in argv and "PASSWORD)" not in argv, (values, name, argv)
+                # no value of any rendered Secret (the generated passwords) in an env value, an argument or a probe
+                probes = json.dumps([c.get(k) for k in ("readinessProbe", "livenessProbe", "startupProbe")])
+                for secret in secrets:
+                    assert secret not in json.dumps(c.get("env", [])) + argv + probes, (values, name)
+        # nor in a ConfigMap (the stores' scripts read the files)
+        for d in docs:
+            if d["kind"] == "ConfigMap":
+                assert not [s for s in secrets if s in json.dumps(d.get("data", {}))], d["metadata"]["name"]
         assert seen >= 6, values
     docs = render(*EVERY)
     # Spring services: a config tree named after what each service already reads (no service change)
     for svc in [s for s in SERVICES if SERVICES_VALUES[s].get("stores")]:
         assert env(docs, svc)["SPRING_CONFIG_IMPORT"] == "optional:configtree:/etc/perflab/secrets/", svc
-    assert secret_files(docs, "mail") == secret_files(docs, "send") == {"PERFLAB_MYSQL_PASSWORD": ("t-perflab-mysql", "password")}
-    assert secret_files(docs, "gateway") == {"spring.data.redis.password": ("t-perflab-redis", "password")}
-    assert secret_files(docs, "shortener") == {"PERFLAB_MONGODB_PASSWORD": ("t-perflab-mongodb", "password"),
-                                               "spring.data.redis.password": ("t-perflab-redis", "password"),
+    # each service its own user and only its own password of each store it uses: no pod can read another's
+    for svc in [s for s in SERVICES if SERVICES_VALUES[s].get("stores")]:
+        files, e = secret_files(docs, svc), env(docs, svc)
+        user = "perflab_" + svc.replace("-", "_")
+        own = {("t-perflab-mysql", f"{svc}-password")} if "mysql" in SERVICES_VALUES[svc]["stores"] else set()
+        own |= {("t-perflab-mongodb", f"{svc}-password")} if "mongodb" in SERVICES_VALUES[svc]["stores"] else set()
+        own |= {("t-perflab-redis", f"{svc}-password")} if "redis" in SERVICES_VALUES[svc]["stores"] else set()
+        assert {f for f in files.values() if f[0] in ("t-perflab-mysql", "t-perflab-mongodb", "t-perflab-redis")} == own, (svc, files)
+        assert e.get("PERFLAB_MYSQL_USER", user) == e.get("SPRING_DATA_REDIS_USERNAME", user) == user, (svc, e)
+    assert secret_files(docs, "mail") == {"PERFLAB_MYSQL_PASSWORD": ("t-perflab-mysql", "mail-password")}
+    assert secret_files(docs, "gateway") == {"spring.data.redis.password": ("t-perflab-redis", "gateway-password")}
+    assert secret_files(docs, "shortener") == {"PERFLAB_MONGODB_PASSWORD": ("t-perflab-mongodb", "shortener-password"),
+                                               "spring.data.redis.password": ("t-perflab-redis", "shortener-password"),
                                                "perflab.shortener.code-key": ("t-perflab-shortener-code-key", "code-key")}
     s = env(docs, "shortener")
-    assert s["SPRING_MONGODB_URI"] == "mongodb://perflab:${PERFLAB_MONGODB_PASSWORD}@t-perflab-mongodb:27017/perflab_shortener?authSource=admin"
+    assert s["SPRING_MONGODB_URI"] == "mongodb://perflab_shortener:${PERFLAB_MONGODB_PASSWORD}@t-perflab-mongodb:27017/perflab_shortener"
     assert not {"PERFLAB_MYSQL_PASSWORD", "SPRING_DATA_REDIS_PASSWORD", "PERFLAB_SHORTENER_CODEKEY", "PERFLAB_MONGODB_PASSWORD"} & \
         {k for svc in SERVICES for k in env(docs, svc)}
     # the existing-Secret values still name where each file comes from
     ext = render(values=(str(CHART / "ci" / "external-stores-values.yaml"),))
-    assert secret_files(ext, "mail") == {"PERFLAB_MYSQL_PASSWORD": ("perflab-mysql-auth", "password")}
+    assert secret_files(ext, "mail") == {"PERFLAB_MYSQL_PASSWORD": ("perflab-mysql-auth", "mail-password")}
     assert secret_files(ext, "shortener") == {"spring.mongodb.uri": ("perflab-mongodb-uri", "uri"),
                                               "spring.data.redis.password": ("perflab-redis-auth", "password"),
                                               "perflab.shortener.code-key": ("t-perflab-shortener-code-key", "code-key")}
     assert "SPRING_MONGODB_URI" not in env(ext, "shortener")
     mine = render("stores.mysql.auth.existingSecret=my-mysql", "services.shortener.codeKey.existingSecret=codes",
                   "services.shortener.codeKey.key=k")
-    assert secret_files(mine, "route")["PERFLAB_MYSQL_PASSWORD"] == ("my-mysql", "password")
+    assert secret_files(mine, "route")["PERFLAB_MYSQL_PASSWORD"] == ("my-mysql", "route-password")
     assert secret_files(mine, "shortener")["perflab.shortener.code-key"] == ("codes", "k")
     # an operator's own import is kept, before the config tree, in the one SPRING_CONFIG_IMPORT
     both = container(render("services.mail.env.SPRING_CONFIG_IMPORT=classpath:perflab/mariadb-standin.yaml"), "mail")["env"]
@@ -633,20 +668,63 @@ TRICKY = "p'w\\\"x $y`z #"
 
 
 @test
-def redis_takes_its_password_as_configuration_on_stdin_quoted_whatever_it_holds():
+def redis_takes_an_acl_user_per_client_as_configuration_on_stdin_its_password_hashed_default_off():
+    import hashlib
     import tempfile
-    c = container(render(), "redis", "StatefulSet")
+    docs = render()
+    c = container(docs, "redis", "StatefulSet")
     assert c["command"] == ["sh", "-c"]
+    clients = sorted(using("redis"))
     with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "password").write_text(TRICKY)
+        for i, client in enumerate(clients):
+            (Path(tmp) / f"{client}-password").write_text(f"{TRICKY}{i}\n")  # a trailing newline, as `kubectl create --from-file` leaves
         ran = run_with_fakes(c["args"][0].replace("/etc/perflab/store", tmp), ["redis-server"], tmp, {})["redis-server"]
     argv = ran["argv"].split()
     assert argv[-1] == "-" and argv[:6] == ["--appendonly", "yes", "--dir", "/data", "--port", "6379"], argv
-    assert "p'w" not in ran["argv"] and "requirepass" not in ran["argv"], ran["argv"]
-    line = ran["stdin"].strip()
-    assert line.startswith('requirepass "') and line.endswith('"'), line
-    # redis.conf's double-quoted string: \\ and \" are the only escapes needed
-    assert line[len('requirepass "'):-1].replace('\\"', '"').replace("\\\\", "\\") == TRICKY, line
+    assert "p'w" not in ran["argv"] + ran["stdin"] and "requirepass" not in ran["argv"] + ran["stdin"], ran
+    lines = ran["stdin"].strip().splitlines()
+    assert lines[0] == "user default off resetpass resetkeys resetchannels -@all", lines
+    assert len(lines) == 1 + len(clients), lines
+    acl = yaml.safe_load((CHART / "values.yaml").read_text())["stores"]["redis"]["acl"]
+    for i, (client, line) in enumerate(zip(clients, lines[1:])):
+        # the SHA-256 of the password the client reads (Spring's config tree drops the trailing newline too)
+        digest = hashlib.sha256(f"{TRICKY}{i}".encode()).hexdigest()
+        assert line == f"user perflab_{client} on resetpass #{digest} resetkeys resetchannels {acl[client]}", line
+        assert env(docs, client)["SPRING_DATA_REDIS_USERNAME"] == f"perflab_{client}"
+    # every client's user answers the readiness probe; a Redis client without ACL rules is refused
+    probe = c["readinessProbe"]["exec"]["command"][2]
+    assert all(f"redis-cli --user perflab_{client} " in probe for client in clients), probe
+    assert "stores.redis.acl.route is required" in refuses(ROUTE[:-1] + ',"stores":["redis"],"hikari":{}}')
+    # an external Redis: the `default` user's `password` (no username), or a user per client with aclUsers
+    ext = (str(CHART / "ci" / "external-stores-values.yaml"),)
+    assert "SPRING_DATA_REDIS_USERNAME" not in env(render(values=ext), "gateway")
+    acl_ext = render("stores.redis.external.aclUsers=true", values=ext)
+    assert env(acl_ext, "gateway")["SPRING_DATA_REDIS_USERNAME"] == "perflab_gateway"
+    assert secret_files(acl_ext, "gateway") == {"spring.data.redis.password": ("perflab-redis-auth", "gateway-password")}
+
+
+@test
+def mongodb_gives_each_service_its_own_user_with_read_write_on_its_database_made_as_root_on_every_start():
+    docs = render()
+    c = container(docs, "mongodb", "StatefulSet")
+    assert c["command"] == ["sh", "-c"] and "mongosh --nodb --quiet --norc /etc/perflab/mongodb/users.js" in c["args"][0]
+    assert c["args"][0].rstrip().endswith("exec docker-entrypoint.sh mongod --port 27017"), c["args"]
+    e = {x["name"]: x["value"] for x in c["env"]}
+    assert e == {"MONGO_INITDB_ROOT_USERNAME": "perflab", "MONGO_INITDB_ROOT_PASSWORD_FILE": "/etc/perflab/store/password"}, e
+    scripts = one(docs, "ConfigMap", "t-perflab-mongodb-users")["data"]
+    users = [[f"perflab_{s}", f"{s}-password"] for s in sorted(using("mongodb"))]
+    for name in ("users.js", "ready.js"):
+        assert f"of {json.dumps(users, separators=(',', ':'))})" in scripts[name], scripts[name]
+    assert "admin.auth(\"perflab\", read('password'))" in scripts["users.js"]
+    assert "roles: [{ role: 'readWrite', db: user }]" in scripts["users.js"] and "root" not in scripts["users.js"].split("roles")[1]
+    assert "updateUser(user, spec)" in scripts["users.js"], "a rotated password is set again on the next start"
+    assert "ready.js" in c["readinessProbe"]["exec"]["command"][2]
+    # a new MongoDB service's key changes the pod (its user is made at start)
+    items = [i["key"] for v in one(docs, "StatefulSet", "t-perflab-mongodb")["spec"]["template"]["spec"]["volumes"]
+             if v["name"] == "credentials" for i in v["secret"]["items"]]
+    assert items == ["password"] + [f"{s}-password" for s in sorted(using("mongodb"))], items
+    for svc in using("mongodb"):
+        assert env(docs, svc)["SPRING_MONGODB_URI"].startswith(f"mongodb://perflab_{svc}:${{PERFLAB_MONGODB_PASSWORD}}@"), svc
 
 
 @test
@@ -659,20 +737,32 @@ def the_database_job_reads_its_credentials_from_files_and_quotes_the_password_in
         c = pod["containers"][0]
         [vol] = [v for v in pod["volumes"] if v["name"] == "credentials"]
         files = {i["path"]: (s["secret"]["name"], i["key"]) for s in vol["projected"]["sources"] for i in s["secret"]["items"]}
+        app = "t-perflab-mysql" if admin == "root" else "perflab-mysql-auth"
+        mine = {f"{svc}-password": (app, f"{svc}-password") for svc in using("mysql")}
         if admin == "root":
-            assert files == {"app-password": ("t-perflab-mysql", "password"), "admin-password": ("t-perflab-mysql", "root-password")}
+            assert files == {**mine, "admin-password": ("t-perflab-mysql", "root-password")}, files
         else:
-            assert files == {"app-password": ("perflab-mysql-auth", "password"), "admin-username": ("mysql-admin", "username"),
-                             "admin-password": ("mysql-admin", "password")}, files
+            assert files == {**mine, "admin-username": ("mysql-admin", "username"), "admin-password": ("mysql-admin", "password")}, files
         assert {"name": "credentials", "mountPath": "/etc/perflab/mysql", "readOnly": True} in c["volumeMounts"]
         e = {x["name"]: x["value"] for x in c["env"]}
         with tempfile.TemporaryDirectory() as tmp:
-            for name, content in [("app-password", TRICKY), ("admin-password", "adm1n"), ("admin-username", "dba")]:
+            for name, content in [("mail-password", TRICKY), ("send-password", "s"), ("route-password", "r"),
+                                  ("admin-password", "adm1n"), ("admin-username", "dba")]:
                 (Path(tmp) / name).write_text(content)
             ran = run_with_fakes(c["args"][0].replace("/etc/perflab/mysql", tmp), ["mysqladmin", "mysql"], tmp, e)
         assert f"-u {admin}" in ran["mysql"]["argv"] and "adm1n" not in ran["mysql"]["argv"] + ran["mysqladmin"]["argv"]
         assert "MYSQL_PWD=adm1n" in ran["mysql"]["env"].splitlines(), "the admin password reaches the client, not argv"
-        assert "IDENTIFIED BY 'p''w\\\\\"x $y`z #';" in ran["mysql"]["stdin"], ran["mysql"]["stdin"]
+        sql = ran["mysql"]["stdin"]
+        assert "'perflab_mail'@'%' IDENTIFIED BY 'p''w\\\\\"x $y`z #';" in sql, sql
+        assert "GRANT ALL PRIVILEGES ON `perflab\\_send`.* TO 'perflab_send'@'%';" in sql, sql
+        assert "ALTER USER 'perflab_route'@'%' IDENTIFIED BY 'r';" in sql, sql
+    # one user shared by every service only where the chart does not administer MySQL (a dev server's account)
+    shared = render("stores.mysql.auth.username=perflab", values=(str(CHART / "ci" / "external-stores-values.yaml"),))
+    assert env(shared, "mail")["PERFLAB_MYSQL_USER"] == env(shared, "send")["PERFLAB_MYSQL_USER"] == "perflab"
+    assert secret_files(shared, "mail") == {"PERFLAB_MYSQL_PASSWORD": ("perflab-mysql-auth", "password")}
+    assert "only for an external MySQL without stores.mysql.external.adminSecret" in refuses("stores.mysql.auth.username=perflab")
+    assert "only for an external MySQL" in refuses("stores.mysql.auth.username=perflab", "stores.mysql.external.adminSecret=a",
+                                                   values=(str(CHART / "ci" / "external-stores-values.yaml"),))
 
 
 @test

@@ -196,7 +196,7 @@ storageClassName: {{ $class | quote }}
 {{- if has "mysql" $svc.stores }}
 {{- $mysql := $root.Values.stores.mysql }}
 {{- if not (or $mysql.deploy $mysql.auth.existingSecret) }}
-{{- fail "stores.mysql.auth.existingSecret (key `password`) is required when stores.mysql.deploy is false" }}
+{{- fail "stores.mysql.auth.existingSecret (key `<service>-password` per MySQL service, or `password` of the one stores.mysql.auth.username) is required when stores.mysql.deploy is false" }}
 {{- end }}
 {{- /* The parts, not a JDBC URL: the platform's service defaults build the URL with the driver
        parameters (rewriteBatchedStatements, statement caching), which a URL set here would drop. */}}
@@ -205,7 +205,7 @@ storageClassName: {{ $class | quote }}
 - name: PERFLAB_MYSQL_PORT
   value: {{ $mysql.port | quote }}
 - name: PERFLAB_MYSQL_USER
-  value: {{ $mysql.auth.username | quote }}
+  value: {{ ternary $mysql.auth.username (include "perflab.storeUser" $name) (eq (include "perflab.mysqlShared" $root) "true") | quote }}
 - name: {{ printf "PERFLAB_%s_DB" $upper }}
   value: {{ printf "perflab_%s" (replace "-" "_" $name) | quote }}
 {{- range $key, $value := $svc.hikari }}
@@ -216,9 +216,11 @@ storageClassName: {{ $class | quote }}
 {{- if has "mongodb" $svc.stores }}
 {{- $mongo := $root.Values.stores.mongodb }}
 {{- if $mongo.deploy }}
-{{- /* ${...} is Spring's placeholder (Kubernetes leaves it alone): the password comes from the secret files */}}
+{{- /* ${...} is Spring's placeholder (Kubernetes leaves it alone): the password comes from the secret files. The
+       service's own user, kept in its own database (the URI's authSource by default), readWrite there only. */}}
+{{- $user := include "perflab.storeUser" $name }}
 - name: SPRING_MONGODB_URI
-  value: {{ printf "mongodb://%s:${PERFLAB_MONGODB_PASSWORD}@%s:%v/perflab_%s?authSource=admin" $mongo.auth.username (include "perflab.storeHost" (dict "root" $root "store" "mongodb")) $mongo.port (replace "-" "_" $name) | quote }}
+  value: {{ printf "mongodb://%s:${PERFLAB_MONGODB_PASSWORD}@%s:%v/%s" $user (include "perflab.storeHost" (dict "root" $root "store" "mongodb")) $mongo.port $user | quote }}
 {{- else if $mongo.external.existingSecret }}
 {{- /* the whole URI is a secret file (spring.mongodb.uri) */}}
 {{- else if $mongo.external.uri }}
@@ -235,6 +237,10 @@ storageClassName: {{ $class | quote }}
   value: {{ include "perflab.storeHost" (dict "root" $root "store" "redis") | quote }}
 - name: SPRING_DATA_REDIS_PORT
   value: {{ $redis.port | quote }}
+{{- if include "perflab.redisAclUsers" $root }}
+- name: SPRING_DATA_REDIS_USERNAME
+  value: {{ include "perflab.storeUser" $name | quote }}
+{{- end }}
 {{- end }}
 {{- if has "smtp" $svc.stores }}
 - name: {{ printf "PERFLAB_%s_SMTP_HOST" $upper }}
