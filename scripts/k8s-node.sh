@@ -11,6 +11,10 @@
 #        with the pause image pushed into it; scripts/base-image.sh pushes the JVM base image
 #   socat forwarders $K8S_NODE_HOST_IP:PORT -> 127.0.0.1:PORT for K8S_NODE_HOST_PORTS (the local stores), so a pod
 #        reaches e.g. Redis at $K8S_NODE_HOST_IP:16379
+#   NetworkPolicy enforced by kube-router's firewall alone (K8S_NODE_POLICY=kube-router, the default; none: not
+#        enforced): its router, service proxy and CNI off, kube-proxy and the bridge as they are. Blocked traffic is
+#        REJECTed (a client sees "connection refused" at once). Traffic from this host to a pod is always allowed
+#        (kubelet probes, the host's Prometheus, port-forward), as NetworkPolicy specifies for a pod's own node.
 #
 #   K8S_NODE=real k8s_cluster_up DIR     control plane + this node (instead of kwok's fake node)
 #   k8s_cluster_down                     stops both; k8s_node_down DIR alone undoes this file's part
@@ -21,8 +25,9 @@
 #                                        registry and the store forwarders are the host's and serve both.
 #   k8s_node_cpus NODE CPUS              confines every pod of NODE (system|load) to CPUS (a cpuset: "0", "1", "0-1")
 #
-# Not exercised here: NetworkPolicy (the bridge plugin does not enforce it), hostPort, pods reaching the API server
-# (the apiserver listens on 127.0.0.1 only), LoadBalancer Services, more than two nodes.
+# Not exercised here: hostPort, pods reaching the API server (the apiserver listens on 127.0.0.1 only), LoadBalancer
+# Services, more than two nodes; NetworkPolicy for pods of the load node (see _k8s_node_policy: one controller per
+# host, for the system node, where every pod of the release runs; the load node's pods are selected by no policy).
 K8S_NODE_NAME="${K8S_NODE_NAME:-perflab-node-0}"
 K8S_NODE_BRIDGE="${K8S_NODE_BRIDGE:-perflab0}"
 K8S_NODE_POD_CIDR="${K8S_NODE_POD_CIDR:-10.244.0.0/24}"
@@ -32,6 +37,8 @@ K8S_NODE_SERVICE_CIDR="${K8S_NODE_SERVICE_CIDR:-10.96.0.0/16}"
 # Prometheus (k6 runner pods remote-write into it, the verdict pod reads it)
 K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-13306 16379 17017 13025 18025 18086 19090}"
 K8S_NODE_DNS_FORWARD="${K8S_NODE_DNS_FORWARD:-}"
+# kube-router (NetworkPolicy enforced) or none
+K8S_NODE_POLICY="${K8S_NODE_POLICY:-kube-router}"
 # memory kept out of the pods' allocatable for what runs beside them (control plane, stores, JVMs on the host)
 K8S_NODE_SYSTEM_RESERVED_MEMORY="${K8S_NODE_SYSTEM_RESERVED_MEMORY:-2Gi}"
 PERFLAB_K8S_KUBELET_PORT="${PERFLAB_K8S_KUBELET_PORT:-12250}"
@@ -125,21 +132,27 @@ _k8s_node_network() {
   _k8s_node_sysctl net.ipv4.ip_forward 1 && _k8s_node_sysctl net.bridge.bridge-nf-call-iptables 1 || return 1
   # Forwarding stays inside the nodes' bridges: a pod never reaches another network through this host, nor it the
   # pods. The first node makes the chain; a load node adds its bridge (to and from the first's) in front of the drops.
-  if [ -z "${K8S_NODE_PEER_BRIDGE:-}" ]; then
-    iptables -w -N "$_K8S_NODE_FWD_CHAIN" 2>/dev/null; iptables -w -F "$_K8S_NODE_FWD_CHAIN"
-    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
-    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
-    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP
-    iptables -w -I FORWARD 1 -j "$_K8S_NODE_FWD_CHAIN" || return 1
-  else
-    local b
-    for b in "$K8S_NODE_BRIDGE" "$K8S_NODE_PEER_BRIDGE"; do
-      iptables -w -I "$_K8S_NODE_FWD_CHAIN" 1 -i "$K8S_NODE_BRIDGE" -o "$b" -j ACCEPT || return 1
-    done
-    iptables -w -I "$_K8S_NODE_FWD_CHAIN" 1 -i "$K8S_NODE_PEER_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
-    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
-    iptables -w -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP || return 1
-  fi
+  # The same chain in the mangle table too: it runs before every filter chain, and the policy controller's chain
+  # (first in filter's FORWARD, kept there by the controller) ACCEPTs what the policies allow, which would skip
+  # filter's drops.
+  local t
+  for t in filter mangle; do
+    if [ -z "${K8S_NODE_PEER_BRIDGE:-}" ]; then
+      iptables -w -t $t -N "$_K8S_NODE_FWD_CHAIN" 2>/dev/null; iptables -w -t $t -F "$_K8S_NODE_FWD_CHAIN"
+      iptables -w -t $t -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
+      iptables -w -t $t -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
+      iptables -w -t $t -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP
+      iptables -w -t $t -I FORWARD 1 -j "$_K8S_NODE_FWD_CHAIN" || return 1
+    else
+      local b
+      for b in "$K8S_NODE_BRIDGE" "$K8S_NODE_PEER_BRIDGE"; do
+        iptables -w -t $t -I "$_K8S_NODE_FWD_CHAIN" 1 -i "$K8S_NODE_BRIDGE" -o "$b" -j ACCEPT || return 1
+      done
+      iptables -w -t $t -I "$_K8S_NODE_FWD_CHAIN" 1 -i "$K8S_NODE_PEER_BRIDGE" -o "$K8S_NODE_BRIDGE" -j ACCEPT
+      iptables -w -t $t -A "$_K8S_NODE_FWD_CHAIN" -i "$K8S_NODE_BRIDGE" -j DROP
+      iptables -w -t $t -A "$_K8S_NODE_FWD_CHAIN" -o "$K8S_NODE_BRIDGE" -j DROP || return 1
+    fi
+  done
   mkdir -p "$n/cni/net.d" "$n/cni/ipam"
   cat >"$n/cni/net.d/10-perflab.conflist" <<EOF
 {
@@ -329,6 +342,26 @@ EOF
   _k8s_wait kube-proxy 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_PROXY_HEALTHZ_PORT/healthz"
 }
 
+# NetworkPolicy: kube-router's network policy controller, for this node's pods (the ones whose hostIP is its
+# InternalIP). Every pod's traffic passes through its chain in FORWARD/INPUT/OUTPUT; a pod selected by a policy
+# gets only what the policies allow. One per host, not per node: both nodes share this host's iptables, and each
+# kube-router deletes every KUBE-POD-FW-* chain but its own node's pods' on each sync (cleanupStaleRules), so a
+# second one for the load node would undo the first's every few seconds. The load node's pods (k6 runners) are
+# selected by no policy; traffic from them into this node's pods is judged here, like any other.
+# Flags as kube-router v2.1.0 defines them (pkg/options/options.go): firewall alone, no health or metrics port (the
+# health server listens on every address); ready once its first full sync has written the ACCEPT rule that ends
+# KUBE-ROUTER-FORWARD.
+_k8s_node_policy() {
+  [ "$K8S_NODE_POLICY" = none ] && { _k8s_node_step "NetworkPolicy NOT enforced (K8S_NODE_POLICY=none)"; return 0; }
+  [ "$K8S_NODE_POLICY" = kube-router ] || { _k8s_log "K8S_NODE_POLICY=$K8S_NODE_POLICY: kube-router or none"; return 1; }
+  _k8s_node_step "kube-router $KUBE_ROUTER_VERSION: NetworkPolicy for $K8S_NODE_NAME's pods (firewall only)"
+  _k8s_node_start kube-router "$KUBE_ROUTER" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" --hostname-override "$K8S_NODE_NAME" \
+    --run-firewall=true --run-router=false --run-service-proxy=false --run-loadbalancer=false --enable-cni=false \
+    --service-cluster-ip-range "$K8S_NODE_SERVICE_CIDR" --health-port 0 --metrics-port 0 --v 1
+  _k8s_wait "kube-router's first policy sync" 60 bash -c \
+    "iptables -w -S KUBE-ROUTER-FORWARD 2>/dev/null | grep -q 'rule to explicitly ACCEPT traffic that comply to network policies'"
+}
+
 # k8s_node_up: after the control plane of k8s_cluster_up (K8S_CLUSTER_DIR, KUBECONFIG set).
 k8s_node_up() {
   local n="$K8S_CLUSTER_DIR/node" kc="$K8S_CLUSTER_DIR/kubeconfig" t0=$SECONDS b
@@ -336,6 +369,8 @@ k8s_node_up() {
   for b in "$KUBELET" "$KUBE_PROXY" "$CRANE" "$COREDNS" "$PERFLAB_PAUSE"; do
     [ -x "$b" ] || { _k8s_log "missing $b: run scripts/k8s-tools.sh"; return 1; }
   done
+  [ "$K8S_NODE_POLICY" = none ] || { [ -x "$KUBE_ROUTER" ] && command -v ipset >/dev/null; } \
+    || { _k8s_log "missing $KUBE_ROUTER or ipset: run scripts/k8s-tools.sh"; return 1; }
   for b in containerd runc ctr socat iptables conntrack; do
     command -v "$b" >/dev/null || { _k8s_log "missing $b: run scripts/k8s-tools.sh"; return 1; }
   done
@@ -360,6 +395,7 @@ k8s_node_up() {
   _k8s_node_proxy || return 1
   _k8s_wait "node $K8S_NODE_NAME Ready" 90 bash -c "'$KUBECTL' --kubeconfig '$kc' get node '$K8S_NODE_NAME' -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
   _k8s_wait "node $K8S_NODE_NAME schedulable" 60 bash -c "[ -z \"\$('$KUBECTL' --kubeconfig '$kc' get node '$K8S_NODE_NAME' -o jsonpath='{.spec.taints}')\" ]" || return 1
+  _k8s_node_policy || return 1
   export K8S_NODE_HOST_IP PERFLAB_REGISTRY
   _k8s_node_step "up in $((SECONDS - t0)) s: allocatable $("$KUBECTL" --kubeconfig "$kc" get node "$K8S_NODE_NAME" -o jsonpath='{.status.allocatable.cpu} CPU, {.status.allocatable.memory}'); registry $PERFLAB_REGISTRY; stores at $K8S_NODE_HOST_IP"
 }
@@ -430,6 +466,7 @@ _k8s_node_orphans() {  # DIR kubelet|rest [host]: with host, also the socat forw
       kubelet:*" --config $dir/node/load/kubelet.yaml "*) echo "${p#/proc/}" ;;
       rest*:*" --config $dir/node/containerd/config.toml "*|rest*:*" -conf $dir/node/Corefile "*) echo "${p#/proc/}" ;;
       rest*:*" --config $dir/node/load/containerd/config.toml "*) echo "${p#/proc/}" ;;
+      rest*:*/kube-router-*" --kubeconfig $dir/kubeconfig "*) echo "${p#/proc/}" ;;
       rest*:*" registry serve "*" --disk ${PERFLAB_REGISTRY_DIR:-$dir/registry} "*) echo "${p#/proc/}" ;;
       rest+host:socat\ "TCP-LISTEN:"*",bind=$K8S_NODE_HOST_IP,"*) echo "${p#/proc/}" ;;
     esac
@@ -452,7 +489,7 @@ k8s_node_down() {
   sock="$n/containerd/containerd.sock"
   # kubelet and kube-proxy first, then the pods, then the rest (containerd last: its shims are handled below)
   if [ -s "$n/pids" ]; then
-    for name in kubelet kubelet-load kube-proxy; do
+    for name in kubelet kubelet-load kube-proxy kube-router; do
       awk -v n="$name" '$2==n{print $1}' "$n/pids" | while read -r pid; do _k8s_node_stop_pid "$pid"; done
     done
   fi
@@ -467,7 +504,7 @@ k8s_node_down() {
   done
   if [ -s "$n/pids" ]; then
     tac "$n/pids" | while read -r pid name; do
-      case "$name" in kubelet|kubelet-load|kube-proxy) ;; *) _k8s_node_stop_pid "$pid" ;; esac
+      case "$name" in kubelet|kubelet-load|kube-proxy|kube-router) ;; *) _k8s_node_stop_pid "$pid" ;; esac
     done
   fi
   for pid in $(_k8s_node_orphans "$dir" rest $mine); do _k8s_node_stop_pid "$pid"; done
@@ -491,6 +528,23 @@ k8s_node_down() {
   [ -s "$n/pids" ] && while read -r pid name; do wait "$pid" 2>/dev/null || true; done <"$n/pids"
   if [ -d "$n" ]; then : >"$n/pids"; : >"$n/sysctl.saved"; fi
   [ -n "$mine" ] && rm -f "$K8S_NODE_LOCK"
+  return 0
+}
+
+# kube-router's rules and sets (after it stopped): the jumps into its chains, its chains (KUBE-ROUTER-*, policy and
+# pod chains) and its policies' ipsets. Its own --cleanup-config would also undo the router and proxy that never ran.
+_k8s_node_policy_down() {
+  local c n
+  for c in INPUT FORWARD OUTPUT; do
+    for n in $(iptables -w -L "$c" -n --line-numbers 2>/dev/null | awk '$2 ~ /^KUBE-ROUTER-/ {print $1}' | sort -rn); do
+      iptables -w -D "$c" "$n" 2>/dev/null
+    done
+  done
+  local chains; chains="$(iptables -w -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^KUBE-(ROUTER-|NWPLCY-|POD-FW-)/ {print $2}')"
+  for c in $chains; do iptables -w -F "$c" 2>/dev/null; done
+  for c in $chains; do iptables -w -X "$c" 2>/dev/null; done
+  command -v ipset >/dev/null || return 0
+  for c in $(ipset list -n 2>/dev/null | grep -E '^KUBE-(SRC|DST)-'); do ipset destroy "$c" 2>/dev/null; done
   return 0
 }
 
@@ -521,9 +575,12 @@ _k8s_node_down_host() {
   if [ -x "$KUBE_PROXY" ]; then
     "$KUBE_PROXY" --cleanup >"$dir/kube-proxy-cleanup.log" 2>&1 || "$KUBE_PROXY" --cleanup >/dev/null 2>&1 || true
   fi
-  local chain="$_K8S_NODE_FWD_CHAIN"
-  while iptables -w -D FORWARD -j "$chain" 2>/dev/null; do :; done
-  iptables -w -F "$chain" 2>/dev/null && iptables -w -X "$chain" 2>/dev/null
+  local chain="$_K8S_NODE_FWD_CHAIN" t
+  for t in filter mangle; do
+    while iptables -w -t $t -D FORWARD -j "$chain" 2>/dev/null; do :; done
+    iptables -w -t $t -F "$chain" 2>/dev/null && iptables -w -t $t -X "$chain" 2>/dev/null
+  done
+  _k8s_node_policy_down
   # the kubelet's own chains (KUBE-FIREWALL's localnet rule, its canaries), in both families
   local ipt t c
   for ipt in iptables ip6tables; do

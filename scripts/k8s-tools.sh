@@ -27,12 +27,14 @@ KUBERNETES_VALIDATE_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
 PYYAML_VERSION="${PYYAML_VERSION:-6.0.2}"
 # The real node (scripts/k8s-node.sh): crane (local OCI registry, image pushes) and CoreDNS (cluster DNS as a host
 # process, only the plugins it needs) from the Go module proxy; containerd 1.6, runc, the CNI plugins, iptables,
-# conntrack, socat and debootstrap from Debian's packages (whatever Debian 12 ships).
+# conntrack, socat, debootstrap and ipset from Debian's packages (whatever Debian 12 ships).
 CRANE_VERSION="${CRANE_VERSION:-v0.22.1}"
 # The local OCI registry of the real test node (scripts/k8s-node.sh starts it, scripts/base-image.sh pushes into it).
 PERFLAB_REGISTRY_PORT="${PERFLAB_REGISTRY_PORT:-15000}"
 PERFLAB_REGISTRY="${PERFLAB_REGISTRY:-127.0.0.1:$PERFLAB_REGISTRY_PORT}"
 COREDNS_VERSION="${COREDNS_VERSION:-v1.14.7}"
+# The real node's NetworkPolicy controller: kube-router with its firewall alone (scripts/k8s-node.sh), from the proxy.
+KUBE_ROUTER_VERSION="${KUBE_ROUTER_VERSION:-v2.1.0}"
 # Chart unit tests (helm-unittest, a Helm plugin) and the README values tables (helm-docs), both from the module proxy.
 HELM_UNITTEST_VERSION="${HELM_UNITTEST_VERSION:-v1.1.2}"
 HELM_DOCS_VERSION="${HELM_DOCS_VERSION:-v1.14.2}"
@@ -48,6 +50,7 @@ KUBELET="$K8S_TOOLS_BIN/kubelet-$K8S_VERSION"
 KUBE_PROXY="$K8S_TOOLS_BIN/kube-proxy-$K8S_VERSION"
 CRANE="$K8S_TOOLS_BIN/crane-$CRANE_VERSION"
 COREDNS="$K8S_TOOLS_BIN/coredns-$COREDNS_VERSION"
+KUBE_ROUTER="$K8S_TOOLS_BIN/kube-router-$KUBE_ROUTER_VERSION"
 HELM_UNITTEST="$K8S_TOOLS_BIN/helm-unittest-$HELM_UNITTEST_VERSION"
 # A plugins directory holding only the pinned unittest plugin: `HELM_PLUGINS=$HELM_UNITTEST_PLUGINS $HELM unittest ...`
 HELM_UNITTEST_PLUGINS="$PERFLAB_CACHE/helm-plugins/unittest-$HELM_UNITTEST_VERSION"
@@ -55,7 +58,7 @@ HELM_DOCS="$K8S_TOOLS_BIN/helm-docs-$HELM_DOCS_VERSION"
 # The pod sandbox ("pause") image's one binary: a few lines of Go (below) built here, since no image can be pulled.
 PERFLAB_PAUSE_VERSION="${PERFLAB_PAUSE_VERSION:-1}"
 PERFLAB_PAUSE="$K8S_TOOLS_BIN/perflab-pause-$PERFLAB_PAUSE_VERSION"
-K8S_NODE_PACKAGES=(containerd runc containernetworking-plugins iptables conntrack socat debootstrap)
+K8S_NODE_PACKAGES=(containerd runc containernetworking-plugins iptables conntrack socat debootstrap ipset)
 PROMTOOL="${PROMTOOL:-$(command -v promtool 2>/dev/null || echo /usr/bin/promtool)}"
 K8S_TOOLS_VENV="$PERFLAB_CACHE/venv-chart-kv$KUBERNETES_VALIDATE_VERSION"
 K8S_TOOLS_PYTHON="$K8S_TOOLS_VENV/bin/python"
@@ -269,7 +272,7 @@ _install_node_packages() {
     || { $sudo apt-get update -q >/dev/null \
          && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null; }
   [ -n "$created" ] && $sudo rm -f "$policy"
-  command -v containerd >/dev/null && command -v runc >/dev/null && [ -x /usr/lib/cni/bridge ]
+  command -v containerd >/dev/null && command -v runc >/dev/null && [ -x /usr/lib/cni/bridge ] && command -v ipset >/dev/null
 }
 
 prometheus_operator_dir() {
@@ -282,7 +285,7 @@ _k8s_tools_main() {
   set -euo pipefail
   mkdir -p "$K8S_TOOLS_BIN"
   if [ "${1:-}" = paths ]; then
-    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL KUBELET KUBE_PROXY CRANE COREDNS HELM_UNITTEST HELM_UNITTEST_PLUGINS HELM_DOCS PERFLAB_PAUSE PROMTOOL K8S_TOOLS_PYTHON; do
+    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL KUBELET KUBE_PROXY CRANE COREDNS KUBE_ROUTER HELM_UNITTEST HELM_UNITTEST_PLUGINS HELM_DOCS PERFLAB_PAUSE PROMTOOL K8S_TOOLS_PYTHON; do
       printf '%s=%s\n' "$v" "${!v}"
     done
     return 0
@@ -306,6 +309,9 @@ _k8s_tools_main() {
   _go_build_pinned helm-docs github.com/norwoodj/helm-docs "$HELM_DOCS_VERSION" github.com/norwoodj/helm-docs/cmd/helm-docs \
     "-s -w -X main.version=${HELM_DOCS_VERSION#v}"
   _build_coredns
+  _go_build_pinned kube-router github.com/cloudnativelabs/kube-router/v2 "$KUBE_ROUTER_VERSION" \
+    github.com/cloudnativelabs/kube-router/v2/cmd/kube-router \
+    "-s -w -X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=$KUBE_ROUTER_VERSION"
   _build_pause
   _build_k8s
   _k8s_log "tools ready in $((SECONDS - t0)) s under $K8S_TOOLS_BIN"
