@@ -19,8 +19,8 @@ cd "$PERFLAB_ROOT"
 
 VUS=${VUS:-150}
 DURATION=${DURATION:-60s}
-# every request of the seed's design waits out the pool's timeout once the pool is starved (seconds in), so a shorter
-# run of it shows the same starvation
+# the seed's design alone (its requests wait out the pool's 30 s timeout, twice when the outer connection waited too:
+# a run shorter than ~20 s ends before any of them is answered, and shows nothing)
 BASELINE_DURATION=${BASELINE_DURATION:-$DURATION}
 POOL=${POOL:-10}
 # the seed's HikariCP connection timeout (Hikari's default, 30 s; the services' own default is 5 s): with it, a

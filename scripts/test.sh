@@ -206,7 +206,7 @@ print((d / "report.md").read_text())
 PY
   phase "send proof" 150
   log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
-  CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} BASELINE_DURATION=10s scripts/bench-send.sh
+  CHECK=1 VUS=150 DURATION=${SEND_PROOF_DURATION:-20s} scripts/bench-send.sh
   phase "notifier proof" 90
   log "seeds 001 and 003 notifier proof: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted at the sink"
   CHECK=1 scripts/bench-notifier.sh
