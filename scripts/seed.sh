@@ -11,11 +11,15 @@ mkdir -p "$PERFLAB_RUN/logs"
 
 seed_service() {  # NAME ARGS...: its jar once, no web server; the seeders log progress through a logger named Seeder:
   # shown here (prefixed by the service), the rest kept in the log file
-  local n=$1 jar="services/$1/target/$1.jar"; shift
+  local n=$1 jar="services/$1/target/$1.jar" log; shift
+  # the log exists before tail opens it: the seeder's own redirection may come later (seen: tail found no file, and
+  # the seed of a service that had succeeded was reported failed)
+  log="$PERFLAB_RUN/logs/seed-$n.log"; : >"$log"
   SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar "$jar" --spring.main.web-application-type=none \
-    "$@" --logging.structured.format.console= >"$PERFLAB_RUN/logs/seed-$n.log" 2>&1 &
+    "$@" --logging.structured.format.console= >>"$log" 2>&1 &
   local pid=$!
-  tail -n +1 --pid="$pid" -f "$PERFLAB_RUN/logs/seed-$n.log" 2>/dev/null \
+  # progress only: its end is the seeder's (--pid), and its status is not the seed's
+  { tail -n +1 --pid="$pid" -f "$log" 2>/dev/null || true; } \
     | { grep --line-buffered -E 'Seeder' || true; } | sed -u -E "s/^.*Seeder *: /$n: /" >&2
   wait "$pid" || { log "$n seed failed; last lines of $PERFLAB_RUN/logs/seed-$n.log:"; tail -n 30 "$PERFLAB_RUN/logs/seed-$n.log" >&2; return 1; }
 }
