@@ -521,8 +521,11 @@ burner() {  # NAME NODE: a pod spinning on one CPU, Running
   cpu_pod "$1" "$2" 'while :; do :; done' && k -n perflab-placement wait --for=condition=Ready "pod/$1" --timeout=60s >/dev/null
 }
 
-placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on the load node leaves a CPU-bound
-  # probe on the system node as fast as alone; the same pod on the system node slows it
+placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on the system node slows a CPU-bound
+  # probe there (> 1.6x alone: the probe measures CPU contention), and the same pod on the load node costs the probe
+  # clearly less than beside it (< 0.75x the co-located time; sharing its CPU would cost the same). Judged against the
+  # co-located arm, not against "alone": the machine's two vCPUs are not fully independent of each other or of the
+  # host (seen: a busy pod on the other CPU cost the probe 1.09x in one run and 1.42x in another, co-located 2.15x)
   k create namespace perflab-placement >/dev/null 2>&1
   cpus_apart || return 1
   local alone beside colocated
@@ -534,8 +537,9 @@ placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on 
   colocated="$(probe_ms probe-colocated)" || return 1
   k delete namespace perflab-placement --wait=false >/dev/null
   echo "  probe on the system node: alone $alone ms; a busy pod on the load node $beside ms ($(ratio "$beside" "$alone")x); the same pod on the system node $colocated ms ($(ratio "$colocated" "$alone")x)"
-  "$K8S_TOOLS_PYTHON" -c 'import sys; a, b, c = map(float, sys.argv[1:]); sys.exit(0 if b < 1.35 * a and c > 1.6 * a else 1)' \
-    "$alone" "$beside" "$colocated" || { echo "  expected: beside < 1.35x alone, co-located > 1.6x alone"; return 1; }
+  echo "  apart / co-located: $(ratio "$beside" "$colocated")"
+  "$K8S_TOOLS_PYTHON" -c 'import sys; a, b, c = map(float, sys.argv[1:]); sys.exit(0 if c > 1.6 * a and b < 0.75 * c else 1)' \
+    "$alone" "$beside" "$colocated" || { echo "  expected: co-located > 1.6x alone, apart < 0.75x co-located"; return 1; }
 }
 ratio() { "$K8S_TOOLS_PYTHON" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
 
