@@ -13,9 +13,7 @@ import org.springframework.util.unit.DataSize;
  * service's OpenAPI document
  * @param edgeCache the redirect cache at the edge
  * @param bodyCache bodies kept for the routes with the {@code RevalidatedBodyCache} filter
- * @param rateLimit the numbers of the routes' limit classes (a route names its class in {@code rate-limit} metadata,
- * {@code dev.perflab.gateway.routes.RouteDefaults} adds its limiter): per caller on the API routes (Redis), per
- * client address on the public routes (in-process)
+ * @param rateLimit per-caller token bucket on the API routes (Redis)
  * @param accessLog one line per request
  * @param trustedProxies addresses or CIDR blocks of the proxies in front of the gateway (an Ingress controller's pod
  * network, a load balancer) whose {@code X-Forwarded-For} entries are believed, e.g. {@code 10.0.0.0/8}; empty (the
@@ -64,11 +62,9 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 	}
 
 	/**
-	 * @param replenishRate tokens per second per caller ({@code caller:<office>:<user>}) on the API routes (class
-	 * {@code caller})
+	 * @param replenishRate tokens per second per caller ({@code caller:<office>:<user>}) on the API routes
 	 * @param burstCapacity the caller's bucket size
-	 * @param perIp per client address on the public routes (class {@code client-address}: redirects that reach the
-	 * shortener, receipt confirms, the OpenAPI documents); the
+	 * @param perIp per client address on the public routes (redirects that reach the shortener, receipt confirms); the
 	 * address is the connection's peer, or the client a trusted proxy names ({@code perflab.gateway.trusted-proxies})
 	 * @param redisTimeout how long a limit decision waits for Redis before this instance decides it locally
 	 * @param redisRetry while deciding locally, how often one request tries Redis again

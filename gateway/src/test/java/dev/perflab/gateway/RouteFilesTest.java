@@ -9,14 +9,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.cloud.gateway.route.RouteDefinition;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.mock.env.MockEnvironment;
 
-import dev.perflab.gateway.routes.RouteDefaults;
 import dev.perflab.gateway.routes.RouteFiles;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,10 +22,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** Routes come from one file per service outside the jar; the jar itself carries none. */
 class RouteFilesTest {
-
-	static final GatewayProperties.RateLimit RATE_LIMIT = new Binder()
-		.bindOrCreate("perflab.gateway", GatewayProperties.class)
-		.rateLimit();
 
 	@TempDir
 	Path dir;
@@ -73,7 +67,7 @@ class RouteFilesTest {
 		MockEnvironment environment = new MockEnvironment().withProperty("perflab.gateway.services.billing", "http://billing:8090")
 			.withProperty("perflab.gateway.rate-limit.replenish-rate", "7");
 
-		List<RouteDefinition> routes = new RouteFiles(dir, environment, new RouteDefaults(RATE_LIMIT)).getRouteDefinitions().collectList().block();
+		List<RouteDefinition> routes = new RouteFiles(dir, environment).getRouteDefinitions().collectList().block();
 
 		assertThat(routes).extracting(RouteDefinition::getId)
 			.containsExactly("accounts-api", "invoices-of-an-account", "billing-api");
@@ -90,7 +84,7 @@ class RouteFilesTest {
 
 	@Test
 	void aMissingDirectoryStopsTheGatewayNamingTheSetting() {
-		assertThatThrownBy(() -> new RouteFiles(dir.resolve("nope"), new MockEnvironment(), new RouteDefaults(RATE_LIMIT)))
+		assertThatThrownBy(() -> new RouteFiles(dir.resolve("nope"), new MockEnvironment()))
 			.hasMessageContaining("PERFLAB_GATEWAY_ROUTES_DIR");
 	}
 }

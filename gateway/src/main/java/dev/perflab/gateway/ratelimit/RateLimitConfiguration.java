@@ -26,9 +26,8 @@ import dev.perflab.gateway.auth.EdgeAuthFilter;
 
 /**
  * Rate limits: the limiters {@code RequestRateLimiter} route filters use (Redis with a local fallback by default;
- * {@code #{@localRateLimiter}} on the public routes) and their two keys, {@code #{@callerKeyResolver}} (API routes)
- * and {@code #{@clientAddressKeyResolver}} (public routes), as {@code dev.perflab.gateway.routes.RouteDefaults}
- * names them for a route's limit class.
+ * {@code #{@localRateLimiter}} on the public routes) and the two keys route files name,
+ * {@code #{@callerKeyResolver}} (API routes) and {@code #{@clientAddressKeyResolver}} (public routes).
  */
 @Configuration(proxyBeanMethods = false)
 class RateLimitConfiguration {

@@ -33,8 +33,7 @@ import dev.perflab.gateway.auth.IdentityRelayFilter;
  * change to the gateway. A file's routes keep their order; across files {@code order} decides (lower first).
  * {@code ${...}} placeholders resolve against the gateway's environment, so a route names its service's address
  * as {@code ${perflab.gateway.services.<service>:<local default>}}. A route without {@code service} metadata gets
- * the file's name: the audience of the identity token the gateway signs for it. What a route leaves out, its rate
- * limit above all, {@link RouteDefaults} fills in.
+ * the file's name: the audience of the identity token the gateway signs for it.
  */
 public class RouteFiles implements RouteDefinitionLocator {
 
@@ -42,8 +41,8 @@ public class RouteFiles implements RouteDefinitionLocator {
 
 	private final List<RouteDefinition> routes;
 
-	public RouteFiles(Path dir, Environment environment, RouteDefaults defaults) {
-		this.routes = load(dir, environment, defaults);
+	public RouteFiles(Path dir, Environment environment) {
+		this.routes = load(dir, environment);
 	}
 
 	@Override
@@ -51,7 +50,7 @@ public class RouteFiles implements RouteDefinitionLocator {
 		return Flux.fromIterable(routes);
 	}
 
-	static List<RouteDefinition> load(Path dir, Environment environment, RouteDefaults defaults) {
+	static List<RouteDefinition> load(Path dir, Environment environment) {
 		if (!Files.isDirectory(dir)) {
 			throw new IllegalStateException("No route files: " + dir.toAbsolutePath()
 					+ " is not a directory (set perflab.gateway.routes.dir / PERFLAB_GATEWAY_ROUTES_DIR)");
@@ -62,7 +61,6 @@ public class RouteFiles implements RouteDefinitionLocator {
 			List<RouteDefinition> routes = read(file, environment);
 			for (RouteDefinition route : routes) {
 				route.getMetadata().putIfAbsent(IdentityRelayFilter.SERVICE_METADATA, service);
-				defaults.apply(route);
 			}
 			log.info("routes of {}: {} from {}", service, routes.stream().map(RouteDefinition::getId).toList(), file);
 			all.addAll(routes);

@@ -8,14 +8,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-import dev.perflab.gateway.GatewayProperties;
-
 @Configuration(proxyBeanMethods = false)
 class RoutesConfiguration {
 
 	@Bean
-	RouteFiles routeFiles(Properties properties, Environment environment, GatewayProperties gateway) {
-		return new RouteFiles(properties.dir(), environment, new RouteDefaults(gateway.rateLimit()));
+	RouteFiles routeFiles(Properties properties, Environment environment) {
+		return new RouteFiles(properties.dir(), environment);
 	}
 
 	/**
