@@ -2,6 +2,7 @@ package dev.perflab.e2e;
 
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +17,7 @@ import static dev.perflab.e2e.Gateway.json;
 import static dev.perflab.e2e.Gateway.redirect;
 import static dev.perflab.e2e.Gateway.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /** The shortener as a client sees it: through the gateway, with real tokens, against the real stores. */
 class ShortenerThroughGatewayTest {
@@ -23,7 +25,7 @@ class ShortenerThroughGatewayTest {
 	final String alice = DevTokens.token("alice", "1");
 
 	@Test
-	void createsFollowsAndCountsALink() throws Exception {
+	void createsFollowsAndCountsALink() {
 		String code = code(createLink(alice, "{\"url\":\"https://example.com/e2e\"}"));
 		HttpResponse<String> first = redirect(code);
 		assertThat(first.statusCode()).isEqualTo(302);
@@ -33,12 +35,9 @@ class ShortenerThroughGatewayTest {
 		assertThat(second.headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
 
 		// hits are batched (1 s) on both the gateway and the shortener; wait for them to land
-		Object hits = null;
-		for (int i = 0; i < 50 && !Long.valueOf(2).equals(asLong(hits)); i++) {
-			Thread.sleep(200);
-			hits = json(send(authed("/v1/short-links/" + code, alice).GET())).get("hits");
-		}
-		assertThat(asLong(hits)).isEqualTo(2L);
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(200))
+			.untilAsserted(() -> assertThat(hits(code)).isEqualTo(2L));
 	}
 
 	@Test
@@ -59,11 +58,15 @@ class ShortenerThroughGatewayTest {
 				}
 			}));
 		}
-		Thread.sleep(200);
+		// the readers are served the cached redirect before the delete
+		await().atMost(Duration.ofSeconds(10)).until(() -> served.stream().anyMatch(r -> r[1] == 302));
 		HttpResponse<String> deleted = send(authed("/v1/short-links/" + code, alice).DELETE());
 		long deleteReturned = System.nanoTime();
 		assertThat(deleted.statusCode()).isEqualTo(204);
-		Thread.sleep(300);
+		// a wait for time: the readers go on asking for 300 ms after the delete returned, not just once
+		await().pollDelay(Duration.ofMillis(300))
+			.atMost(Duration.ofSeconds(10))
+			.until(() -> served.stream().anyMatch(r -> r[0] > deleteReturned));
 		stop.set(true);
 		for (Thread reader : readers) {
 			reader.join();
@@ -144,7 +147,8 @@ class ShortenerThroughGatewayTest {
 		return (String) json(created).get("code");
 	}
 
-	private static Long asLong(Object value) {
-		return value instanceof Number n ? n.longValue() : null;
+	private Long hits(String code) {
+		Object hits = json(send(authed("/v1/short-links/" + code, alice).GET())).get("hits");
+		return hits instanceof Number n ? n.longValue() : null;
 	}
 }

@@ -3,7 +3,10 @@ package dev.perflab.gateway;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A redis-server of a test's own on a free port, which the test may stop and start again: the shared Redis of the
@@ -38,16 +41,18 @@ final class DedicatedRedis {
 		catch (IOException e) {
 			throw new IllegalStateException("redis-server is needed (the local stack installs it)", e);
 		}
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (System.nanoTime() < end) {
-			try (Socket socket = new Socket("127.0.0.1", port)) {
-				return;
-			}
-			catch (IOException notYet) {
-				sleep(50);
-			}
+		await("redis-server listening on " + port).atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(this::listening);
+	}
+
+	private boolean listening() {
+		try (Socket socket = new Socket("127.0.0.1", port)) {
+			return true;
 		}
-		throw new IllegalStateException("redis-server did not listen on " + port);
+		catch (IOException notYet) {
+			return false;
+		}
 	}
 
 	synchronized void stop() {
@@ -71,15 +76,6 @@ final class DedicatedRedis {
 		}
 		catch (IOException e) {
 			throw new IllegalStateException(e);
-		}
-	}
-
-	private static void sleep(long millis) {
-		try {
-			Thread.sleep(millis);
-		}
-		catch (InterruptedException e) {
-			Thread.currentThread().interrupt();
 		}
 	}
 }

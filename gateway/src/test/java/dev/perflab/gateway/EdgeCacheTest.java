@@ -24,6 +24,9 @@ import org.springframework.data.redis.core.types.RedisClientInfo;
 import dev.perflab.gateway.edge.EdgeCache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 
 /** The redirect cache at the edge and its contract with the shortener, against real Redis pub/sub. */
 class EdgeCacheTest extends GatewayTestSupport {
@@ -111,7 +114,7 @@ class EdgeCacheTest extends GatewayTestSupport {
 	}
 
 	@Test
-	void anInvalidationEvictsAndIsAcknowledged() throws Exception {
+	void anInvalidationEvictsAndIsAcknowledged() {
 		String code = code();
 		send(get("/s/" + code));
 		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("hit");
@@ -119,10 +122,8 @@ class EdgeCacheTest extends GatewayTestSupport {
 		Long receivers = redis.convertAndSend(CHANNEL, ackKey + " " + code);
 		assertThat(receivers).isPositive();
 		// every subscribed gateway acknowledges (a gateway of the local stack may be running too)
-		for (int i = 0; i < 100 && !String.valueOf(receivers).equals(redis.opsForValue().get(ackKey)); i++) {
-			Thread.sleep(10);
-		}
-		assertThat(redis.opsForValue().get(ackKey)).isEqualTo(String.valueOf(receivers));
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+			.untilAsserted(() -> assertThat(redis.opsForValue().get(ackKey)).isEqualTo(String.valueOf(receivers)));
 		assertThat(redis.getExpire(ackKey, TimeUnit.MILLISECONDS)).isBetween(1L, 60_000L);
 		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
 		assertThat(UPSTREAM.hits(code)).isEqualTo(2);
@@ -133,14 +134,13 @@ class EdgeCacheTest extends GatewayTestSupport {
 		String code = "slow" + code().substring(0, 6);
 		UPSTREAM.slowGate = new CountDownLatch(1);
 		CompletableFuture<HttpResponse<String>> inFlight = CompletableFuture.supplyAsync(() -> send(get("/s/" + code)));
-		for (int i = 0; i < 200 && UPSTREAM.hits(code) == 0; i++) {
-			Thread.sleep(10);
-		}
+		// the fetch has reached the shortener (held there) before the invalidation is published
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> UPSTREAM.hits(code) > 0);
 		String ackKey = "perflab:shortener:edge-acks:test-" + UUID.randomUUID();
 		redis.convertAndSend(CHANNEL, ackKey + " " + code);
-		for (int i = 0; i < 100 && redis.opsForValue().get(ackKey) == null; i++) {
-			Thread.sleep(10);
-		}
+		// and this gateway has handled the invalidation before the fetch may answer
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10))
+			.until(() -> redis.opsForValue().get(ackKey) != null);
 		UPSTREAM.slowGate.countDown();
 		assertThat(inFlight.get(10, TimeUnit.SECONDS).statusCode()).isEqualTo(302);
 		assertThat(send(get("/s/" + code)).headers().firstValue("X-Perflab-Edge-Cache")).hasValue("miss");
@@ -148,27 +148,22 @@ class EdgeCacheTest extends GatewayTestSupport {
 	}
 
 	@Test
-	void losingTheInvalidationFeedEmptiesTheCacheUntilItIsBack() throws Exception {
+	void losingTheInvalidationFeedEmptiesTheCacheUntilItIsBack() {
 		String code = code();
 		send(get("/s/" + code));
 		assertThat(edgeCache(code)).isEqualTo("hit");
 
 		assertThat(killOwnSubscribers()).as("this gateway's subscriber connection").isPositive();
 		// an invalidation published now would be lost: the cached redirect must go with the connection
-		String afterLoss = "hit";
-		for (int i = 0; i < 200 && afterLoss.equals("hit"); i++) {
-			Thread.sleep(10);
-			afterLoss = edgeCache(code);
-		}
+		String afterLoss = await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> edgeCache(code), not(equalTo("hit")));
 		assertThat(afterLoss).isEqualTo("miss");
 
 		// once resubscribed, redirects are cached again
-		String resumed = "miss";
-		for (int i = 0; i < 100 && !resumed.equals("hit"); i++) {
-			Thread.sleep(100);
-			resumed = edgeCache(code);
-		}
-		assertThat(resumed).isEqualTo("hit");
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> edgeCache(code), equalTo("hit"));
 	}
 
 	private String edgeCache(String code) {

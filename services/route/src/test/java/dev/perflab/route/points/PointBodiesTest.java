@@ -9,6 +9,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
@@ -42,14 +44,18 @@ class PointBodiesTest {
 				sink.point(i, 37.5 + i * 1e-5, 127.0);
 			}
 		};
-		PointBodies bodies = new PointBodies(10_000_000, 4, Duration.ofSeconds(10), slow, new SimpleMeterRegistry());
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		PointBodies bodies = new PointBodies(10_000_000, 4, Duration.ofSeconds(10), slow, meters);
 		Routes.Ref route = new Routes.Ref(1, 1, 1000);
 		try (ExecutorService readers = Executors.newFixedThreadPool(64)) {
 			List<Future<byte[]>> answers = new ArrayList<>();
 			for (int i = 0; i < 64; i++) {
 				answers.add(readers.submit(() -> bodies.gzipped(route, Format.JSON)));
 			}
-			Thread.sleep(200);
+			// every reader has asked the cache for the body while its one read is held: the misses are concurrent
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> lookups(meters), equalTo(64.0));
 			release.countDown();
 			byte[] first = answers.getFirst().get();
 			for (Future<byte[]> answer : answers) {
@@ -149,5 +155,10 @@ class PointBodiesTest {
 		}
 		assertThat(bodies.gzipped(new Routes.Ref(2, 1, 1), Format.JSON))
 			.as("a refused read is not remembered: once a turn is free it is read").isNotEmpty();
+	}
+
+	/** The body cache's gets, hits and misses: a reader that finds the body being read is a hit on it. */
+	private static double lookups(MeterRegistry meters) {
+		return meters.find("cache.gets").functionCounters().stream().mapToDouble(FunctionCounter::count).sum();
 	}
 }

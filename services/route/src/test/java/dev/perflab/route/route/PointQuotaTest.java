@@ -3,6 +3,7 @@ package dev.perflab.route.route;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -42,6 +43,7 @@ import dev.perflab.platform.TestIdentity;
 import dev.perflab.route.RouteApi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The point quota against real MariaDB over real HTTP, at 1,000 points per office a day. Each test runs on a day of
@@ -241,21 +243,23 @@ class PointQuotaTest {
 	}
 
 	/** until a create's points are written, not yet committed (a dirty read sees them) */
-	private void awaitUncommittedPoints(long points) throws Exception {
+	private void awaitUncommittedPoints(long points) throws SQLException {
 		try (Connection dirty = dataSource.getConnection()) {
 			dirty.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
-			for (int i = 0; i < 400; i++) {
-				try (var statement = dirty.createStatement();
-						var rs = statement.executeQuery("SELECT COUNT(*) FROM route_point")) {
-					rs.next();
-					if (rs.getLong(1) >= points) {
-						return;
-					}
-				}
-				Thread.sleep(25);
-			}
+			// the JDBC connection is used from this thread only
+			await("the create writing its points").pollInSameThread()
+				.atMost(Duration.ofSeconds(20))
+				.pollInterval(Duration.ofMillis(25))
+				.until(() -> pointRows(dirty) >= points);
 		}
-		throw new AssertionError("the create never wrote its points");
+	}
+
+	private static long pointRows(Connection connection) throws SQLException {
+		try (var statement = connection.createStatement();
+				var rs = statement.executeQuery("SELECT COUNT(*) FROM route_point")) {
+			rs.next();
+			return rs.getLong(1);
+		}
 	}
 
 	private long used() {
