@@ -69,6 +69,11 @@ _k8s_certs() {
     # system:masters: the admin identity of this throwaway cluster (the controllers and kwok use it too).
     openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=perflab-admin" 2>/dev/null
     openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile client.ext -out admin.crt 2>/dev/null
+    # the aggregation layer's front proxy: the API server calls an extension API server (metrics-server, the
+    # resource metrics the HorizontalPodAutoscalers read) as front-proxy-client, signed by a CA of its own
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout front-proxy-ca.key -out front-proxy-ca.crt -days 2 -subj "/CN=perflab-front-proxy-ca" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout front-proxy-client.key -out front-proxy-client.csr -subj "/CN=front-proxy-client" 2>/dev/null
+    openssl x509 -req -in front-proxy-client.csr -CA front-proxy-ca.crt -CAkey front-proxy-ca.key -CAcreateserial -days 2 -extfile client.ext -out front-proxy-client.crt 2>/dev/null
     openssl genrsa -out sa.key 2048 2>/dev/null
     openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
   )
@@ -134,15 +139,23 @@ k8s_cluster_up() {
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --authorization-mode RBAC --anonymous-auth=false \
     --service-cluster-ip-range 10.96.0.0/16 \
+    --requestheader-client-ca-file "$pki/front-proxy-ca.crt" --requestheader-allowed-names front-proxy-client \
+    --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group \
+    --requestheader-extra-headers-prefix X-Remote-Extra- \
+    --proxy-client-cert-file "$pki/front-proxy-client.crt" --proxy-client-key-file "$pki/front-proxy-client.key" \
+    --enable-aggregator-routing=true \
     "${kubelet_flags[@]}" \
     --profiling=false --endpoint-reconciler-type none
   _k8s_wait kube-apiserver 90 "$KUBECTL" --kubeconfig "$kc" get --raw /readyz || return 1
 
+  # the HorizontalPodAutoscalers reconciled every 5 s, not 15: the scale-out/in proof (scripts/test-node.sh) waits on
+  # metrics-server's 10 s resolution and this loop, and a pod's start, not on a default tuned for API-server load
   _k8s_start kube-controller-manager "$KUBE_CONTROLLER_MANAGER" \
     --kubeconfig "$kc" --authentication-kubeconfig "$kc" --authorization-kubeconfig "$kc" \
     --bind-address 127.0.0.1 --secure-port "$PERFLAB_K8S_KCM_PORT" --leader-elect=false \
     --service-account-private-key-file "$pki/sa.key" --root-ca-file "$pki/ca.crt" \
-    --use-service-account-credentials=false --controllers '*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller'
+    --use-service-account-credentials=false --controllers '*,-nodeipam,-cloud-node-lifecycle,-service-lb-controller,-node-route-controller' \
+    --horizontal-pod-autoscaler-sync-period 5s
   _k8s_start kube-scheduler "$KUBE_SCHEDULER" \
     --kubeconfig "$kc" --authentication-kubeconfig "$kc" --authorization-kubeconfig "$kc" \
     --bind-address 127.0.0.1 --secure-port "$PERFLAB_K8S_SCHEDULER_PORT" --leader-elect=false

@@ -24,6 +24,8 @@
 #                                        the first node is labelled perflab.dev/pool=system. kube-proxy, CoreDNS, the
 #                                        registry and the store forwarders are the host's and serve both.
 #   k8s_node_cpus NODE CPUS              confines every pod of NODE (system|load) to CPUS (a cpuset: "0", "1", "0-1")
+#   k8s_metrics_server_up                metrics-server as a host process on $K8S_NODE_HOST_IP:$PERFLAB_K8S_METRICS_PORT,
+#                                        registered as the metrics.k8s.io APIService (what HPAs and `kubectl top` read)
 #
 # Not exercised here: hostPort, pods reaching the API server (the apiserver listens on 127.0.0.1 only), LoadBalancer
 # Services, more than two nodes; NetworkPolicy for pods of the load node (see _k8s_node_policy: one controller per
@@ -47,6 +49,7 @@ PERFLAB_K8S_PROXY_HEALTHZ_PORT="${PERFLAB_K8S_PROXY_HEALTHZ_PORT:-12256}"
 PERFLAB_K8S_PROXY_METRICS_PORT="${PERFLAB_K8S_PROXY_METRICS_PORT:-12249}"
 PERFLAB_K8S_DNS_HEALTH_PORT="${PERFLAB_K8S_DNS_HEALTH_PORT:-12280}"
 PERFLAB_K8S_DNS_READY_PORT="${PERFLAB_K8S_DNS_READY_PORT:-12281}"
+PERFLAB_K8S_METRICS_PORT="${PERFLAB_K8S_METRICS_PORT:-12443}"
 # cgroupfs parent of every pod cgroup (in each v1 hierarchy): k8s_node_down removes it whole
 K8S_NODE_CGROUP_ROOT="${K8S_NODE_CGROUP_ROOT:-/perflab-node}"
 K8S_NODE_PAUSE_IMAGE="$PERFLAB_REGISTRY/perflab/pause:$PERFLAB_PAUSE_VERSION"
@@ -249,6 +252,54 @@ EOF
   _k8s_node_step "CoreDNS $COREDNS_VERSION on $K8S_NODE_HOST_IP:53 (cluster.local${K8S_NODE_DNS_FORWARD:+; others -> $K8S_NODE_DNS_FORWARD})"
   _k8s_node_start coredns "$COREDNS" -conf "$n/Corefile"
   _k8s_wait "CoreDNS ready" 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_DNS_READY_PORT/ready"
+}
+
+# k8s_metrics_server_up: after k8s_node_up. metrics-server v0.9.0 (scripts/k8s-tools.sh builds it) as a host process,
+# as CoreDNS is: its release manifest runs it as a pod, but a pod here cannot reach the API server (127.0.0.1 only),
+# which metrics-server needs for nodes, its delegated authentication and the front proxy's CA. It scrapes every
+# kubelet's /metrics/resource at its InternalIP (self-signed serving certificates: not verified) every 10 s, the least
+# it allows, and the API server reaches it through the aggregation layer: the APIService's Service has one endpoint,
+# this host's bridge address (--enable-aggregator-routing). Stopped with the node.
+k8s_metrics_server_up() {
+  local kc="$K8S_CLUSTER_DIR/kubeconfig" d="$K8S_CLUSTER_DIR/metrics-server"
+  _k8s_port_free "$PERFLAB_K8S_METRICS_PORT" || { _k8s_log "port $PERFLAB_K8S_METRICS_PORT is taken: export PERFLAB_K8S_METRICS_PORT to move it"; return 1; }
+  mkdir -p "$d"
+  _k8s_node_step "metrics-server $METRICS_SERVER_VERSION on $K8S_NODE_HOST_IP:$PERFLAB_K8S_METRICS_PORT"
+  _k8s_node_start metrics-server "$METRICS_SERVER" --kubeconfig "$kc" --authentication-kubeconfig "$kc" \
+    --authorization-kubeconfig "$kc" --bind-address "$K8S_NODE_HOST_IP" --secure-port "$PERFLAB_K8S_METRICS_PORT" \
+    --cert-dir "$d" --kubelet-insecure-tls --kubelet-preferred-address-types InternalIP --kubelet-use-node-status-port \
+    --metric-resolution 10s --kubelet-request-timeout 5s
+  _k8s_wait "metrics-server live" 30 curl -skf "https://$K8S_NODE_HOST_IP:$PERFLAB_K8S_METRICS_PORT/livez" || return 1
+  "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null <<EOF || return 1
+apiVersion: v1
+kind: Service
+metadata: { name: metrics-server, namespace: kube-system, labels: { k8s-app: metrics-server } }
+spec:
+  ports: [{ name: https, port: 443, protocol: TCP, targetPort: $PERFLAB_K8S_METRICS_PORT }]
+---
+apiVersion: discovery.k8s.io/v1
+kind: EndpointSlice
+metadata:
+  name: metrics-server-host
+  namespace: kube-system
+  labels: { kubernetes.io/service-name: metrics-server, k8s-app: metrics-server }
+addressType: IPv4
+ports: [{ name: https, port: $PERFLAB_K8S_METRICS_PORT, protocol: TCP }]
+endpoints: [{ addresses: ["$K8S_NODE_HOST_IP"], conditions: { ready: true } }]
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: { name: v1beta1.metrics.k8s.io, labels: { k8s-app: metrics-server } }
+spec:
+  group: metrics.k8s.io
+  version: v1beta1
+  groupPriorityMinimum: 100
+  versionPriority: 100
+  # metrics-server's own self-signed serving certificate, as its release manifest has it
+  insecureSkipTLSVerify: true
+  service: { name: metrics-server, namespace: kube-system, port: 443 }
+EOF
+  _k8s_wait "metrics.k8s.io available" 60 bash -c "'$KUBECTL' --kubeconfig '$kc' get apiservice v1beta1.metrics.k8s.io -o jsonpath='{.status.conditions[?(@.type==\"Available\")].status}' | grep -qx True"
 }
 
 _k8s_node_forwarders() {

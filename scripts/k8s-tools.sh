@@ -35,6 +35,8 @@ PERFLAB_REGISTRY="${PERFLAB_REGISTRY:-127.0.0.1:$PERFLAB_REGISTRY_PORT}"
 COREDNS_VERSION="${COREDNS_VERSION:-v1.14.7}"
 # The real node's NetworkPolicy controller: kube-router with its firewall alone (scripts/k8s-node.sh), from the proxy.
 KUBE_ROUTER_VERSION="${KUBE_ROUTER_VERSION:-v2.1.0}"
+# The resource metrics API (metrics.k8s.io) the HorizontalPodAutoscalers read, as a pod on the real node.
+METRICS_SERVER_VERSION="${METRICS_SERVER_VERSION:-v0.9.0}"
 # Chart unit tests (helm-unittest, a Helm plugin) and the README values tables (helm-docs), both from the module proxy.
 HELM_UNITTEST_VERSION="${HELM_UNITTEST_VERSION:-v1.1.2}"
 HELM_DOCS_VERSION="${HELM_DOCS_VERSION:-v1.14.2}"
@@ -51,6 +53,7 @@ KUBE_PROXY="$K8S_TOOLS_BIN/kube-proxy-$K8S_VERSION"
 CRANE="$K8S_TOOLS_BIN/crane-$CRANE_VERSION"
 COREDNS="$K8S_TOOLS_BIN/coredns-$COREDNS_VERSION"
 KUBE_ROUTER="$K8S_TOOLS_BIN/kube-router-$KUBE_ROUTER_VERSION"
+METRICS_SERVER="$K8S_TOOLS_BIN/metrics-server-$METRICS_SERVER_VERSION"
 HELM_UNITTEST="$K8S_TOOLS_BIN/helm-unittest-$HELM_UNITTEST_VERSION"
 # A plugins directory holding only the pinned unittest plugin: `HELM_PLUGINS=$HELM_UNITTEST_PLUGINS $HELM unittest ...`
 HELM_UNITTEST_PLUGINS="$PERFLAB_CACHE/helm-plugins/unittest-$HELM_UNITTEST_VERSION"
@@ -285,7 +288,7 @@ _k8s_tools_main() {
   set -euo pipefail
   mkdir -p "$K8S_TOOLS_BIN"
   if [ "${1:-}" = paths ]; then
-    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL KUBELET KUBE_PROXY CRANE COREDNS KUBE_ROUTER HELM_UNITTEST HELM_UNITTEST_PLUGINS HELM_DOCS PERFLAB_PAUSE PROMTOOL K8S_TOOLS_PYTHON; do
+    for v in HELM KUBECONFORM KWOK KUBE_APISERVER KUBE_CONTROLLER_MANAGER KUBE_SCHEDULER KUBECTL KUBELET KUBE_PROXY CRANE COREDNS KUBE_ROUTER METRICS_SERVER HELM_UNITTEST HELM_UNITTEST_PLUGINS HELM_DOCS PERFLAB_PAUSE PROMTOOL K8S_TOOLS_PYTHON; do
       printf '%s=%s\n' "$v" "${!v}"
     done
     return 0
@@ -312,6 +315,8 @@ _k8s_tools_main() {
   _go_build_pinned kube-router github.com/cloudnativelabs/kube-router/v2 "$KUBE_ROUTER_VERSION" \
     github.com/cloudnativelabs/kube-router/v2/cmd/kube-router \
     "-s -w -X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=$KUBE_ROUTER_VERSION"
+  _go_build_pinned metrics-server sigs.k8s.io/metrics-server "$METRICS_SERVER_VERSION" sigs.k8s.io/metrics-server/cmd/metrics-server \
+    "-s -w -X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION"
   _build_pause
   _build_k8s
   _k8s_log "tools ready in $((SECONDS - t0)) s under $K8S_TOOLS_BIN"

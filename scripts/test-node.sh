@@ -5,7 +5,8 @@
 # stores (MariaDB, Redis, MongoDB-wire, SMTP on the host, reached through the node's bridge). Then, through the
 # gateway's Service: a short link and its redirect, a mail list, a send that reaches the SMTP server, `helm test`,
 # and a shortener pod deleted under load with no failed request; the chart's NetworkPolicies enforced (kube-router's
-# firewall, scripts/k8s-node.sh) and probed from pods. The host's own gateway and services are stopped first, so every
+# firewall, scripts/k8s-node.sh) and probed from pods; metrics-server, and the shortener's HPA scaling out under a surge
+# and back in under steady reads with no failed request. The host's own gateway and services are stopped first, so every
 # answer comes from a pod. Prints timings per step and `node: N passed, N failed`. K8S_NODE_POLICY=none runs the node
 # without the policy controller (the NetworkPolicy steps then fail: that is what they prove).
 set -uo pipefail
@@ -325,6 +326,91 @@ PY
   fi
   k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null && settled shortener || return 1
   echo "  shortener back to $(k -n "$NS" get deploy "$RELEASE"-shortener -o jsonpath='{.status.readyReplicas}') ready replicas"
+  return $rc
+}
+
+metrics_api() {  # metrics-server beside the node (scripts/k8s-node.sh: k8s_metrics_server_up), serving the pods' CPU
+  # and memory through the API server once it has scraped the kubelets twice
+  local t0=$SECONDS end=$((SECONDS + 90))
+  k8s_metrics_server_up || { tail -20 "$WORK/cluster/metrics-server.log"; return 1; }
+  until k top pods -n "$NS" >"$WORK/top.out" 2>&1 && grep -q shortener "$WORK/top.out"; do
+    [ $SECONDS -lt $end ] || { cat "$WORK/top.out"; tail -20 "$WORK/cluster/metrics-server.log"; return 1; }
+    sleep 2
+  done
+  echo "  metrics.k8s.io served $((SECONDS - t0)) s after metrics-server started; kubectl top pods -n $NS:"
+  sed 's/^/    /' "$WORK/top.out"
+}
+
+hpa_scales() {  # the chart's HPA for the shortener (its values: 70% of the CPU request, at least 2 pods; at most 4
+  # here, as the node holds 2 cores; no 300 s scale-down window) while reads go to the gateway's Service from the host:
+  # a steady 20/s for 140 s, a surge of 120/s for its first 60 s. Scaled out during the surge, back to 2 while the
+  # steady reads go on, and not one request of either failed. Prints replicas over time beside throughput and p95.
+  local gw code t0
+  gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080" code="$(cat "$WORK/code")"
+  h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set services.shortener.autoscaling.enabled=true \
+    --set services.shortener.autoscaling.maxReplicas=4 \
+    --set-json 'services.shortener.autoscaling.behavior={"scaleDown":{"stabilizationWindowSeconds":0}}' \
+    --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 || { cat "$WORK/upgrade.out"; return 1; }
+  # the HPA owns the replica count now (the Deployment's field is gone from the chart's manifest): 2 pods, measured
+  local end=$((SECONDS + 90))
+  until [ -n "$(k -n "$NS" get hpa "$RELEASE-shortener" -o jsonpath='{.status.currentMetrics[0].resource.current.averageUtilization}')" ] \
+      && [ "$(k -n "$NS" get hpa "$RELEASE-shortener" -o jsonpath='{.status.desiredReplicas}')" = 2 ] && settled shortener >/dev/null; do
+    [ $SECONDS -lt $end ] || { k -n "$NS" describe hpa "$RELEASE-shortener" | tail -15; return 1; }
+    sleep 2
+  done
+  # two k6 processes: no REST API (its port is one), VUs for the surge's 120/s at the ~0.9 s p95 of two saturated pods
+  local run=(run --no-usage-report --quiet --address "" -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN"
+    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=200)
+  t0=$(date +%s)
+  "$K6_BIN" "${run[@]}" -e RATE=20 -e DURATION=140s -e SUMMARY_NAME=hpa-steady --out csv="$WORK/hpa-steady.csv" \
+    k6-tests/shortener/reads.js >"$WORK/hpa-steady.out" 2>&1 &
+  local steady=$!
+  "$K6_BIN" "${run[@]}" -e RATE=120 -e DURATION=60s -e SUMMARY_NAME=hpa-surge --out csv="$WORK/hpa-surge.csv" \
+    k6-tests/shortener/reads.js >"$WORK/hpa-surge.out" 2>&1 &
+  local surge=$! rc=0
+  : >"$WORK/hpa.tsv"
+  while kill -0 "$steady" 2>/dev/null; do  # every 3 s: the HPA's status and the live pods
+    printf '%s\t%s\t%s\n' "$(date +%s)" \
+      "$(k -n "$NS" get hpa "$RELEASE-shortener" -o jsonpath='{.status.currentReplicas} {.status.desiredReplicas} {.status.currentMetrics[0].resource.current.averageUtilization}')" \
+      "$(live_pods shortener count)" >>"$WORK/hpa.tsv"
+    sleep 3
+  done
+  wait "$surge" || rc=1
+  wait "$steady" || rc=1
+  "$K8S_TOOLS_PYTHON" - "$t0" "$WORK" <<'PY' || rc=1
+import csv, json, math, sys
+t0, work = int(sys.argv[1]), sys.argv[2]
+ok = True
+for name, rate, secs in (("hpa-surge", 120, 60), ("hpa-steady", 20, 140)):
+    m = json.load(open(f"{work}/{name}-summary.json"))["metrics"]
+    reqs, failed = m["http_reqs"]["values"]["count"], m["http_req_failed"]["values"]["passes"]
+    print(f"  {name}: {reqs} of {rate * secs} offered requests made, {failed} failed")
+    ok &= failed == 0 and m["checks"]["values"]["fails"] == 0 and reqs >= 0.95 * rate * secs
+# 10 s windows: requests/s and p95 of both loads, the HPA's replicas (current/desired), its CPU, the live/all pods
+win = {}
+for name in ("hpa-surge", "hpa-steady"):
+    for r in csv.DictReader(open(f"{work}/{name}.csv")):
+        if r["metric_name"] == "http_req_duration" and r.get("scenario", "reads") == "reads":
+            win.setdefault((int(float(r["timestamp"])) - t0) // 10, []).append(float(r["metric_value"]))
+status, peak, last = {}, 0, None
+for line in open(f"{work}/hpa.tsv"):  # epoch, "current desired cpu%", "all live"
+    t, hpa, pods = line.rstrip("\n").split("\t")
+    every, live = map(int, pods.split())
+    status[(int(t) - t0) // 10] = (hpa.split(), f"{live}/{every}")   # the window's last sample
+    peak, last = max(peak, live), (live, every)
+print("  |   t (s) | requests/s | p95 (ms) | replicas (current/desired) | CPU (% of request) | pods (live/all) |")
+print("  |--:|--:|--:|--:|--:|--:|")
+for w in sorted(set(win) | set(status)):
+    d = sorted(win.get(w, []))
+    p95 = d[min(len(d) - 1, math.ceil(0.95 * len(d)) - 1)] if d else float("nan")
+    hpa, pods = status.get(w, ([], "-"))
+    hpa += ["-"] * (3 - len(hpa))
+    print(f"  | {w * 10:>3}-{w * 10 + 10:<3} | {len(d) / 10:>6.1f} | {p95:>6.0f} | {hpa[0]}/{hpa[1]} | {hpa[2]} | {pods} |")
+print(f"  most live pods {peak}; at the end of the steady reads {last[0]}/{last[1]} (live/all)" if last else "  no HPA sample")
+ok &= peak > 2 and last == (2, 2)
+sys.exit(0 if ok else 1)
+PY
+  [ "$rc" -eq 0 ] || { grep -m 5 'level=warning' "$WORK"/hpa-*.out | sed 's/^/   failed: /'; k -n "$NS" describe hpa "$RELEASE-shortener" | tail -12; }
   return $rc
 }
 
@@ -737,6 +823,8 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "the nodes apart: a busy pod on the load node leaves a probe on the system node alone, one beside it slows it" placement_measured \
       && step "the same load with its runners apart and co-located: throughput, merged p95, runner CPU" load_pair
     step "every CPU shared again" cpus_shared
+    step "metrics-server: the resource metrics API serves every pod's CPU and memory (kubectl top)" metrics_api \
+      && step "HPA: the shortener scales out under a surge of reads and back in while reads go on, no failed request" hpa_scales
     step "helm uninstall" uninstall
   fi
 fi

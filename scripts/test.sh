@@ -38,7 +38,7 @@ tools_ready() {  # every Go-built tool of the chart, node and infra checks is in
   local t
   for t in "$HELM" "$KUBECONFORM" "$KWOK" "$KUBE_APISERVER" "$KUBE_CONTROLLER_MANAGER" "$KUBE_SCHEDULER" "$KUBECTL" \
       "$KUBELET" "$KUBE_PROXY" "$CRANE" "$COREDNS" "$PERFLAB_PAUSE" "$K8S_TOOLS_PYTHON" "$TERRAFORM" "$ACTIONLINT" \
-      "$HELM_PROVIDER_BUILD" "$KUBE_ROUTER" "$HELM_UNITTEST" "$HELM_DOCS"; do
+      "$HELM_PROVIDER_BUILD" "$KUBE_ROUTER" "$METRICS_SERVER" "$HELM_UNITTEST" "$HELM_DOCS"; do
     [ -x "$t" ] || return 1
   done
 }

@@ -18,7 +18,8 @@ export const options = {
       timeUnit: '1s',
       duration: __ENV.DURATION || '30s',
       preAllocatedVUs: 20,
-      maxVUs: 50,
+      // MAX_VUS: a rate that saturates the pods (scripts/test-node.sh's HPA surge) needs rate x latency of them
+      maxVUs: Number(__ENV.MAX_VUS || 50),
     },
   },
   thresholds: {

@@ -66,7 +66,7 @@ app.kubernetes.io/component: {{ .component }}
   "image" (dict "tag" "" "digest" "" "pullPolicy" "IfNotPresent")
   "identity" (dict "signs" false "trusts" (list "gateway"))
   "jvm" (dict "gc" "G1" "heap" "1g" "maxMetaspace" "192Mi" "maxDirectMemory" "128Mi" "extraOpts" "")
-  "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70
+  "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70 "behavior" dict
                       "podsMetric" (dict "enabled" false "name" "http_server_requests_per_second" "averageValue" "200"))
   "pdb" (dict "enabled" true "maxUnavailable" 1) }}
 {{- range $name, $svc := .Values.services }}
