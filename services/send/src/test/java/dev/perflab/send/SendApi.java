@@ -6,20 +6,26 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicReference;
 
 import jakarta.mail.Message;
 import jakarta.mail.MessagingException;
 import jakarta.mail.Session;
 import jakarta.mail.internet.InternetAddress;
 import jakarta.mail.internet.MimeMessage;
+import org.awaitility.core.ConditionTimeoutException;
 import tools.jackson.databind.json.JsonMapper;
 
 import dev.perflab.identity.Identity;
 import dev.perflab.platform.TestIdentity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Real HTTP to the send service under test, as mail's relay (its signed identity) and the gateway (a user's signed
@@ -97,25 +103,21 @@ record SendApi(int port) {
 		}
 	}
 
-	/** Polls the delivery status until the job is done (20 s at most) and returns it. */
+	/** Polls the delivery status until the job is done (20 s at most) and returns it; any answer but 200 fails at once. */
 	Map<?, ?> awaitDone(String owner, long no) {
-		java.time.Instant until = java.time.Instant.now().plusSeconds(20);
-		while (true) {
-			HttpResponse<String> response = delivery(owner, "/v2/mails/" + no + "/delivery");
-			org.assertj.core.api.Assertions.assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-			Map<?, ?> status = json(response);
-			if ("done".equals(status.get("status"))) {
-				return status;
-			}
-			org.assertj.core.api.Assertions.assertThat(java.time.Instant.now())
-				.as("delivery of mail %d done in time: %s", no, status).isBefore(until);
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException e) {
-				throw new IllegalStateException(e);
-			}
+		AtomicReference<Map<?, ?>> last = new AtomicReference<>();
+		try {
+			await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
+				HttpResponse<String> response = delivery(owner, "/v2/mails/" + no + "/delivery");
+				assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+				last.set(json(response));
+				return "done".equals(last.get().get("status"));
+			});
 		}
+		catch (ConditionTimeoutException e) {
+			throw new AssertionError("delivery of mail %d not done in 20 s: %s".formatted(no, last.get()), e);
+		}
+		return last.get();
 	}
 
 	static Map<?, ?> json(HttpResponse<String> response) {
