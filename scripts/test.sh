@@ -229,6 +229,6 @@ if [ "$CHECKS_BESIDE" = 0 ]; then
   scripts/test-chart.sh
 fi
 phase "real node" 310
-log "the chart's own pods on a real node: images (Jib, AOT cache), helm install --wait, calls through the gateway, helm test, a pod deleted under load"
+log "the chart's own pods on a real node: images (Jib, AOT cache), helm install --wait, calls through the gateway, helm test, a pod deleted under load, NetworkPolicy, runners apart, the shortener's HPA out and in under load"
 scripts/test-node.sh
 log "all tests passed"

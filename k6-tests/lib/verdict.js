@@ -7,14 +7,17 @@
 //
 // The generator is judged before the system: each runner pod's CPU (the kubelet's cAdvisor,
 // container_cpu_usage_seconds_total, as kube-prometheus-stack scrapes it) against its limit (RUNNER_CPU_LIMIT cores,
-// or the container's CFS quota), peak over the run in CPU_WINDOW windows, and the iterations k6 dropped. A runner
-// above MAX_GENERATOR_CPU of its CPU, or drops while the runners' CPU is unknown, make the run inconclusive: no
+// or the container's CFS quota), peak over the run in CPU_WINDOW windows; the share of its CFS periods the kernel
+// throttled it in over the whole run (container_cpu_cfs_throttled_periods_total / container_cpu_cfs_periods_total:
+// the cgroup's own word that it wanted more CPU than its limit, which a rate of the usage can miss when a short run
+// meets cAdvisor's ~10 s housekeeping); and the iterations k6 dropped. A runner above MAX_GENERATOR_CPU of its CPU or
+// throttled in more than MAX_THROTTLED_SHARE of its periods, or drops while the runners' CPU is unknown, make the run inconclusive: no
 // verdict about the system (k6 exits 108, the chart's test pod 75); drops with a healthy generator fail it (the
 // system was late). Every verdict prints one `verdict: pass|fail|inconclusive (...)` line, as scripts/load.sh does.
 // A run Prometheus never saw is an error (110), never a pass.
 //
 //   k6 run -e PROMETHEUS_URL=http://prometheus:9090 -e TESTID=r7 -e MAX_FAILED_SHARE=0.01 -e MAX_P95_SECONDS=0.5 \
-//     [-e NAMESPACE=load -e RUNNER_PODS='r7-smoke-[0-9]+-.*' -e RUNNER_CPU_LIMIT=1 -e CPU_WINDOW=30s] \
+//     [-e NAMESPACE=load -e RUNNER_PODS='r7-smoke-[0-9]+-.*' -e RUNNER_CPU_LIMIT=1 -e CPU_WINDOW=30s -e MAX_THROTTLED_SHARE=0.5] \
 //     k6-tests/lib/verdict.js
 import http from 'k6/http';
 import { check } from 'k6';
@@ -33,6 +36,7 @@ const RUNNER_CPU_LIMIT = parseFloat(__ENV.RUNNER_CPU_LIMIT || '0');
 // a rate needs two scrapes of the kubelet inside its window (kube-prometheus-stack scrapes it every 30 s)
 const CPU_WINDOW = __ENV.CPU_WINDOW || '1m';
 const MAX_GENERATOR_CPU = parseFloat(__ENV.MAX_GENERATOR_CPU || '0.8');
+const MAX_THROTTLED_SHARE = parseFloat(__ENV.MAX_THROTTLED_SHARE || '0.5');
 
 function query(expr, time) {
   const at = time === undefined ? '' : `&time=${time}`;
@@ -67,10 +71,10 @@ function seconds(window) {
   return Number(m[1]) * (m[2] === 'm' ? 60 : 1);
 }
 
-// the busiest runner's peak CPU over the run as a share of its limit, and how many runner pods reported CPU at all
-// (null for the share: not asked, or nothing known)
+// the busiest runner's peak CPU over the run as a share of its limit, how many runner pods reported CPU at all, and
+// the most throttled runner's share of throttled CFS periods over the run (nulls: not asked, or nothing known)
 function generatorCpu(first, last) {
-  if (!RUNNER_PODS) return [null, 0];
+  if (!RUNNER_PODS) return [null, 0, null];
   // the pod's own cgroup (container=""): all of the runner pod, whatever its containers, and its pod-level quota
   const pods = `namespace="${NAMESPACE}",pod=~"${RUNNER_PODS}",container=""`;
   const by = 'namespace, pod';
@@ -80,7 +84,10 @@ function generatorCpu(first, last) {
   const range = Math.ceil(last - first) + seconds(CPU_WINDOW);
   const peak = scalar(`max(max_over_time((${usage} / ${limit})[${range}s:5s]))`, last);
   const reporting = scalar(`count(max by (pod) (max_over_time(container_cpu_usage_seconds_total{${pods}}[${range}s])))`, last);
-  return [peak, reporting || 0];
+  const cfs = (m) => `max by (${by}) (increase(${m}{${pods}}[${range}s]))`;
+  const throttled = scalar(
+    `max(${cfs('container_cpu_cfs_throttled_periods_total')} / (${cfs('container_cpu_cfs_periods_total')} > 0))`, last);
+  return [peak, reporting || 0, throttled];
 }
 
 function inconclusive(why) {
@@ -112,14 +119,19 @@ export default function () {
     `p95 ${p95} s and p99 ${p99} s of all ${counted} request durations (native histograms summed over runners)`);
 
   // the generator first: a starved one measured itself
-  const [cpu, reporting] = generatorCpu(first, at);
+  const [cpu, reporting, throttled] = generatorCpu(first, at);
   const cpuText = cpu === null
     ? (RUNNER_PODS ? `runners' CPU unknown (no cAdvisor series for pods ${RUNNER_PODS} in ${NAMESPACE}, or no CPU limit)`
       : "runners' CPU not asked (no RUNNER_PODS)")
     : `busiest runner at ${(cpu * 100).toFixed(0)}% of its CPU (${reporting} runner pod(s) reporting)`;
-  console.log(`generator: ${cpuText}, ${dropped} iteration(s) dropped`);
+  const throttledText = throttled === null ? '' : `, most throttled in ${(throttled * 100).toFixed(0)}% of its CPU periods`;
+  console.log(`generator: ${cpuText}${throttledText}, ${dropped} iteration(s) dropped`);
   if (cpu !== null && cpu > MAX_GENERATOR_CPU) {
     inconclusive(`a runner used ${(cpu * 100).toFixed(0)}% of its CPU, over ${MAX_GENERATOR_CPU * 100}%`);
+    return;
+  }
+  if (throttled !== null && throttled > MAX_THROTTLED_SHARE) {
+    inconclusive(`a runner was throttled in ${(throttled * 100).toFixed(0)}% of its CPU periods, over ${MAX_THROTTLED_SHARE * 100}%`);
     return;
   }
   if (dropped > 0 && cpu === null) {
