@@ -60,6 +60,16 @@ export GREENMAIL_JAR="$PERFLAB_CACHE/jars/greenmail-standalone-$GREENMAIL_VERSIO
 
 export K6_VERSION="${K6_VERSION:-v1.8.1}"
 export K6_BIN="$PERFLAB_CACHE/bin/k6-$K6_VERSION"
+# A loopback address no one listens on now, "127.0.0.1:PORT" (a k6 run's REST API, a throwaway registry)
+free_address() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print("127.0.0.1:%d" % s.getsockname()[1])'; }
+# A k6 run that ends once what it waits for has happened, not at its bound: started with `--address "$(free_address)"`
+# (its REST API), ended by `k6_stop ADDRESS`. k6 then ends the run as at its end, writes its handleSummary files and
+# exits 103 (stopped from the REST API), which the caller expects when it stopped the run.
+k6_stop() {  # ADDRESS [PID]: status 1 when the run (PID) had already ended
+  [ -z "${2:-}" ] || kill -0 "$2" 2>/dev/null || return 1
+  curl -s -o /dev/null --max-time 5 -X PATCH -H 'Content-Type: application/json' "http://$1/v1/status" \
+    -d '{"data":{"type":"status","id":"default","attributes":{"stopped":true}}}' || true
+}
 
 # The JVM flags of the Helm chart, so local runs behave like pods (G1, fixed heap, container-aware CPU count).
 export PERFLAB_JVM_OPTS="${PERFLAB_JVM_OPTS:--XX:+UseG1GC -Xms256m -Xmx1g -XX:+ExitOnOutOfMemoryError}"

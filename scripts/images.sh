@@ -9,11 +9,15 @@
 #   REGISTRY=ghcr.io/you scripts/images.sh  push multi-arch (amd64 + arm64) images to <REGISTRY>/<name>:<tag>
 #                                         (the chart then takes image.registry=ghcr.io and repositories you/<name>)
 #
-# Settings: TAG (default: charts/perflab appVersion), BASE_IMAGE (default: the parent POM's public Temurin 25 JRE),
+# Settings: TAG (default: charts/perflab appVersion), BASE_IMAGE (default: the parent POM's public Temurin 25 JRE;
+# `local`: the test node's base, scripts/base-image.sh, served for this build only by a registry of its own on a free
+# loopback port, in memory: images for the node built while no cluster is up),
 # AOT_JRE (the base image's Java home unpacked here; default: exported from BASE_IMAGE with crane when it can be
 # reached; AOT=0 builds without a cache), PERFLAB_IMAGE_SOURCE (the org.opencontainers.image.source label),
 # PLATFORMS (default: amd64+arm64 when pushing, this machine's otherwise), INSECURE=1 for a plain-HTTP registry,
-# MODULES (default: every module with an image). Prints one `name reference digest` line per image.
+# MODULES (default: every module with an image), PACKAGED=1 (the modules' classes and jars are built and installed,
+# as make test's module tests leave them: Jib only, no Maven package again, no jar rewritten under a running stack).
+# Prints one `name reference digest` line per image.
 #
 # The cache is specific to one JVM build and architecture: trained on this machine's architecture, it is refused
 # (with a warning, and the JVM starts as it would without it) by the other platform of a multi-arch push.
@@ -30,6 +34,18 @@ OUT="$PERFLAB_RUN/images"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/perflab-images.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$OUT"
+
+if [ "${BASE_IMAGE:-}" = local ]; then
+  # shellcheck source=scripts/base-image.sh
+  source scripts/base-image.sh
+  base_registry="$(free_address)"
+  "$CRANE" registry serve --address "$base_registry" >"$WORK/registry.log" 2>&1 &
+  base_registry_pid=$!
+  trap 'kill "$base_registry_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
+  for _ in $(seq 1 50); do curl -sf "http://$base_registry/v2/" >/dev/null && break; sleep 0.2; done
+  BASE_IMAGE="$(PERFLAB_REGISTRY="$base_registry" base_image_push)" || { cat "$WORK/registry.log"; exit 1; }
+  INSECURE=1
+fi
 
 case "$(uname -m)" in x86_64) ARCH=amd64 ;; aarch64|arm64) ARCH=arm64 ;; *) ARCH="$(uname -m)" ;; esac
 props=(-Dperflab.image.tag="$TAG" -Dperflab.image.revision="$(git rev-parse HEAD 2>/dev/null || echo unknown)")
@@ -94,7 +110,8 @@ if [ "${AOT:-1}" != 0 ]; then
   if jre="$(aot_jre)"; then
     log "AOT training images of $MODULES (linux/$ARCH, JVM $("$jre/bin/java" -version 2>&1 | head -1))"
     # install, not package: the second Jib run below builds from these very jars without packaging again
-    ./mvnw -B -ntp -q -DskipTests -pl "$pl" -am install jib:buildTar -Djib.from.platforms="linux/$ARCH" "${props[@]}"
+    build=(-DskipTests -pl "$pl" -am install); [ "${PACKAGED:-0}" != 1 ] || build=(-pl "$pl")
+    ./mvnw -B -ntp -q "${build[@]}" jib:buildTar -Djib.from.platforms="linux/$ARCH" "${props[@]}"
     # one training per core at a time (each is one JVM start, mostly single-threaded): 97 s one after another for
     # the six images on 2 cores
     running=() failed=0
@@ -120,7 +137,7 @@ else
 fi
 log "images ($goal) of $MODULES, tag $TAG"
 # without `package` again: the jars the cache was trained on are the jars the image gets
-if [ ${#aot_props[@]} -gt 0 ]; then
+if [ ${#aot_props[@]} -gt 0 ] || [ "${PACKAGED:-0}" = 1 ]; then
   ./mvnw -B -ntp -q -pl "$pl" "$goal" "${props[@]}" "${aot_props[@]}"
 else
   ./mvnw -B -ntp -q -DskipTests -pl "$pl" -am package "$goal" "${props[@]}"

@@ -19,6 +19,12 @@
 # notifier: read back from MariaDB by a unique marker; shortener: through the API). Mail and send: a mail sent is found
 # in mail's store by its subject and must reach its recipient at the SMTP server (scripts/delivery-count.py) within
 # DELIVERED_WITHIN seconds, once (after kill -9 a message may go again, with the same Message-ID).
+# Such a run ends AFTER seconds after the service is back (stack.sh start returned: ready), not at its bound
+# (DURATION): through k6's REST API on a port of its own (k6_stop, scripts/env.sh), after which k6 exits 103 having
+# written its summary, whose thresholds are then the verdict. The after phase, per caller and kind of request, begins
+# with its first success once it saw the service away (crash.js), at BACK_BY at the latest. (A store's outage keeps
+# its run's length: while MariaDB is down most requests wait rather than get a 503, so a caller's own view of the
+# outage's end marked the after phase of only 4 requests in a run here.)
 #
 #   scripts/reliability.sh [mariadb|mongo-wire|redis|kill:<svc>|term:<svc> ...]
 #     (make reliability: every store, then kill and term of every service of scripts/env.sh's list)
@@ -68,6 +74,25 @@ field() {  # JSON FIELD...
   python3 -c 'import json, sys
 o = json.loads(sys.argv[1] or "{}")
 print(*(o.get(k, "?") for k in sys.argv[2:]))' "$@"
+}
+# the thresholds a k6 summary's run failed, one line; status 1 when any failed or none is there
+thresholds_failed() {  # SUMMARY.json
+  python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+th = [(k, e, t["ok"]) for k, v in m.items() for e, t in (v.get("thresholds") or {}).items()]
+failed = [f"{k} {e}" for k, e, ok in th if not ok]
+print(", ".join(failed) if th else "no thresholds in the summary")
+sys.exit(1 if failed or not th else 0)' "$1"
+}
+# the verdict of a k6 run: 0 (ended at its bound, thresholds held) or 103 after a stop it was asked for, with its
+# summary's thresholds held; prints nothing when it passed, else why not
+k6_verdict() {  # RC STOPPED SUMMARY.json
+  local failed
+  if [ "$1" = 103 ] && [ -n "$2" ]; then
+    failed=$(thresholds_failed "$3" 2>&1) || echo "thresholds failed: $failed"
+  elif [ "$1" != 0 ]; then
+    echo "k6 exit $1"
+  fi
 }
 pids() { for n in "${PERFLAB_SERVICES[@]}" gateway; do printf '%s=%s ' "$n" "$(cat "$PERFLAB_RUN/pids/$n.pid" 2>/dev/null)"; done; }
 
@@ -181,7 +206,7 @@ PY
 
 process_case() {  # kill:<service> | term:<service>
   local how=${1%%:*} svc=${1#*:} start_ms down_ms back="" k6_pid k6_rc=0 total refused badn created found missing dup
-  local pid inflight inflight_ok cut
+  local pid inflight inflight_ok cut api stopped="" verdict
   local log_file="$results/$how-$svc.log" problems=()
   RUN_ID="$(date +%s%N)"
   log "$svc $([ "$how" = kill ] && echo "killed (kill -9)" || echo "stopped (SIGTERM)") under load at ${OUTAGE_AT} s, started again at once"
@@ -194,7 +219,8 @@ process_case() {  # kill:<service> | term:<service>
   local readers=""
   if [ "$svc" = mail ]; then for n in bob user3 user4; do readers+=" $(scripts/jwt.sh token "$n" 1 3600)"; done; fi
   start_ms=$(( $(date +%s%3N) + 3000 ))
-  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
+  api=$(free_address)
+  "$K6_BIN" run --no-usage-report --quiet --address "$api" -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
     -e CALLER_TOKENS="$tokens" -e READER_TOKENS="$readers" -e SERVICE="$svc" -e HOW="$how" -e START_MS="$start_ms" -e RUN="$RUN_ID" \
     -e DOWN_AT="$OUTAGE_AT" -e BACK_BY=$(( OUTAGE_AT + BACK_WITHIN )) -e DURATION="$(( OUTAGE_AT + BACK_WITHIN + AFTER ))s" \
     -e SUMMARY_DIR="$results" -e SUMMARY_NAME="$how-$svc" k6-tests/reliability/crash.js >"$log_file" 2>&1 &
@@ -209,6 +235,8 @@ process_case() {  # kill:<service> | term:<service>
     kill -TERM "$pid"; scripts/stack.sh stop "$svc" >/dev/null
   fi
   scripts/stack.sh start "$svc" >/dev/null && back=$(( ($(date +%s%3N) - down_ms) / 1000 ))
+  # serving again (ready): AFTER seconds of after phase, then the run ends
+  if [ -n "$back" ]; then sleep "$AFTER"; k6_stop "$api" "$k6_pid" && stopped=1; fi
   wait "$k6_pid" || k6_rc=$?
   read -r total refused badn created inflight inflight_ok cut < <(counts "$results/$how-$svc-summary.json" http_reqs \
     crash_refused_503 crash_bad_answers crash_created crash_in_flight_at_signal crash_in_flight_served crash_cut_at_kill)
@@ -230,7 +258,8 @@ process_case() {  # kill:<service> | term:<service>
     [ "$ddup" = "$dsame" ] || problems+=("SMTP: $ddup messages sent again, only $dsame with the same Message-ID")
     [ "$how" = kill ] || [ "$ddup" = 0 ] || problems+=("SIGTERM: $ddup messages sent twice")
   fi
-  [ "$k6_rc" = 0 ] || problems+=("k6 exit $k6_rc (thresholds: no bad answer, every request served before and after; see $log_file)")
+  verdict=$(k6_verdict "$k6_rc" "$stopped" "$results/$how-$svc-summary.json")
+  [ -z "$verdict" ] || problems+=("$verdict (thresholds: no bad answer, every request served before and after, an after phase; see $log_file)")
   [ -n "$back" ] && [ "$back" -le "$BACK_WITHIN" ] || problems+=("$svc was not serving within ${BACK_WITHIN} s (${back:-never})")
   [ "$found" = "$created" ] && [ "$missing" = 0 ] || problems+=("$created creates answered 2xx, $found found, $missing missing")
   [ "$dup" = 0 ] || [ "$dup" = n/a ] || problems+=("$dup records stored twice")

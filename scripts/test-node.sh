@@ -103,11 +103,25 @@ kubelets_unscraped() {
 
 base_image() { BASE="$(base_image_push)" && echo "  $BASE"; }
 
+# IMAGES_FROM: a listing of image tarballs scripts/images.sh built before ("name tarball digest" lines: make test's,
+# beside the reliability suite, on this base made by the same recipe), pushed here instead of building again
 images() {
-  REGISTRY="$PERFLAB_REGISTRY/perflab" INSECURE=1 BASE_IMAGE="$BASE" PLATFORMS=linux/amd64 \
-    scripts/images.sh >"$WORK/images.txt" || return 1
+  if [ -n "${IMAGES_FROM:-}" ]; then
+    local name tar tag pushed
+    tag="$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' charts/perflab/Chart.yaml)"
+    while read -r name tar _; do
+      pushed="$("$CRANE" push --insecure "$tar" "$PERFLAB_REGISTRY/perflab/$name:$tag" 2>>"$WORK/push.log")" \
+        || { tail -5 "$WORK/push.log"; return 1; }
+      echo "$name $PERFLAB_REGISTRY/perflab/$name:$tag ${pushed#*@}"
+    done <"$IMAGES_FROM" >"$WORK/images.txt" || return 1
+  else
+    REGISTRY="$PERFLAB_REGISTRY/perflab" INSECURE=1 BASE_IMAGE="$BASE" PLATFORMS=linux/amd64 \
+      scripts/images.sh >"$WORK/images.txt" || return 1
+  fi
   sed 's/^/  /' "$WORK/images.txt"
 }
+IMAGES_STEP="images: Jib builds and pushes every service"
+[ -z "${IMAGES_FROM:-}" ] || IMAGES_STEP="images: every service's, built by Jib before this test ($IMAGES_FROM), pushed"
 
 image_config_checked() {  # the pushed images' config: user, labels, env (the AOT cache's flag, nothing else)
   local name ref rc=0 rev; rev="$(git rev-parse HEAD)"
@@ -320,10 +334,15 @@ pod_deleted_under_load() {  # the load goes to the gateway's Service address, as
   return $rc
 }
 
-metrics_api() {  # metrics-server beside the node (scripts/k8s-node.sh: k8s_metrics_server_up), serving the pods' CPU
-  # and memory through the API server once it has scraped the kubelets twice
-  local t0=$SECONDS end=$((SECONDS + 90))
+metrics_server_up() {  # beside the node from its start (scripts/k8s-node.sh), so that it has scraped every pod by
+  # the time the HPA step asks
   k8s_metrics_server_up || { tail -20 "$WORK/cluster/metrics-server.log"; return 1; }
+  METRICS_T0=$SECONDS
+}
+
+metrics_api() {  # metrics-server serving the pods' CPU and memory through the API server once it has scraped the
+  # kubelets twice
+  local t0=${METRICS_T0:-$SECONDS} end=$((SECONDS + 90))
   until k top pods -n "$NS" >"$WORK/top.out" 2>&1 && grep -q shortener "$WORK/top.out"; do
     [ $SECONDS -lt $end ] || { cat "$WORK/top.out"; tail -20 "$WORK/cluster/metrics-server.log"; return 1; }
     sleep 2
@@ -334,9 +353,10 @@ metrics_api() {  # metrics-server beside the node (scripts/k8s-node.sh: k8s_metr
 
 hpa_scales() {  # the chart's HPA for the shortener (its values: 70% of the CPU request, at least 2 pods; at most 4
   # here, as the node holds 2 cores; no 300 s scale-down window) while reads go to the gateway's Service from the host:
-  # a steady 8/s for 140 s (a quarter of the CPU target on 2 pods: 20/s measured 35-73%, and the HPA scaled back up),
-  # a surge of 60/s for its first 60 s (about twice the target). Scaled out during the surge, back to 2 while the
-  # steady reads go on, and not one request of either failed. Prints replicas over time beside throughput and p95.
+  # a steady 8/s (a quarter of the CPU target on 2 pods: 20/s measured 35-73%, and the HPA scaled back up), a surge of
+  # 60/s for its first 60 s (about twice the target). Scaled out during the surge, back to 2 while the steady reads go
+  # on, and not one request of either failed. The steady reads end 10 s after the scale-in (at most 140 s: back to 2
+  # at 80-83 s in three runs). Prints replicas over time beside throughput and p95.
   # (A surge of 120/s with 200 VUs overran the two pods until the gateway timed out: 504s after 5 s, and 429s once
   # the limiter fell back to its local buckets; with 50 VUs it dropped 6% of the surge for want of VUs.)
   # HPA_PRESTOP=<seconds> measures the scale-in with another preStop pause (0: none; every pod of the release rolls)
@@ -354,27 +374,37 @@ hpa_scales() {  # the chart's HPA for the shortener (its values: 70% of the CPU 
     [ $SECONDS -lt $end ] || { k -n "$NS" describe hpa "$RELEASE-shortener" | tail -15; return 1; }
     sleep 2
   done
-  # two k6 processes: no REST API (its port is one), VUs for the surge's rate at a saturated pod's ~1 s
-  local run=(run --no-usage-report --quiet --address "" -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN"
-    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=100)
+  # two k6 processes, the steady one with its REST API (k6_stop), VUs for the surge's rate at a saturated pod's ~1 s
+  local run=(run --no-usage-report --quiet -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN"
+    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=100) api
+  api="$(free_address)"
   t0=$(date +%s)
-  "$K6_BIN" "${run[@]}" -e RATE=8 -e DURATION=140s -e SUMMARY_NAME=hpa-steady --out csv="$WORK/hpa-steady.csv" \
-    k6-tests/shortener/reads.js >"$WORK/hpa-steady.out" 2>&1 &
+  "$K6_BIN" "${run[@]}" --address "$api" -e RATE=8 -e DURATION=140s -e SUMMARY_NAME=hpa-steady \
+    --out csv="$WORK/hpa-steady.csv" k6-tests/shortener/reads.js >"$WORK/hpa-steady.out" 2>&1 &
   local steady=$!
-  "$K6_BIN" "${run[@]}" -e RATE=60 -e DURATION=60s -e SUMMARY_NAME=hpa-surge --out csv="$WORK/hpa-surge.csv" \
+  "$K6_BIN" "${run[@]}" --address "" -e RATE=60 -e DURATION=60s -e SUMMARY_NAME=hpa-surge --out csv="$WORK/hpa-surge.csv" \
     k6-tests/shortener/reads.js >"$WORK/hpa-surge.out" 2>&1 &
-  local surge=$! rc=0
+  local surge=$! rc=0 peak=0 stop_at="" pods
   : >"$WORK/hpa.tsv"
   while kill -0 "$steady" 2>/dev/null; do  # every 3 s: the HPA's status and the live pods
+    pods="$(live_pods shortener count)"
     printf '%s\t%s\t%s\n' "$(date +%s)" \
       "$(k -n "$NS" get hpa "$RELEASE-shortener" -o jsonpath='{.status.currentReplicas} {.status.desiredReplicas} {.status.currentMetrics[0].resource.current.averageUtilization}')" \
-      "$(live_pods shortener count)" >>"$WORK/hpa.tsv"
+      "$pods" >>"$WORK/hpa.tsv"
+    [ "${pods#* }" -le "$peak" ] || peak="${pods#* }"
+    # scaled in (the table's rule below): after the surge, back to 2 of 2 pods; the steady reads go on 10 s more
+    if [ -z "$stop_at" ] && [ "$peak" -gt 2 ] && [ $(( $(date +%s) - t0 )) -ge 60 ] && [ "$pods" = "2 2" ]; then
+      stop_at=$(( $(date +%s) + 10 ))
+    fi
+    [ -z "$stop_at" ] || [ "$(date +%s)" -lt "$stop_at" ] || k6_stop "$api"
     sleep 3
   done
   wait "$surge" || rc=1
-  wait "$steady" || rc=1
+  local steady_rc=0; wait "$steady" || steady_rc=$?
+  # 103: stopped from its REST API, as asked; its summary is written as at the run's end
+  [ "$steady_rc" = 0 ] || { [ "$steady_rc" = 103 ] && [ -n "$stop_at" ]; } || rc=1
   reads_whole hpa-surge 60 60 || rc=1
-  reads_whole hpa-steady 8 140 || rc=1
+  reads_whole hpa-steady 8 run || rc=1
   "$K8S_TOOLS_PYTHON" - "$t0" "$WORK" <<'PY' || rc=1
 import csv, math, sys
 t0, work = int(sys.argv[1]), sys.argv[2]
@@ -410,13 +440,14 @@ PY
 
 reads_whole() {  # NAME RATE SECONDS: a reads.js run under a disruption, from $WORK/NAME-summary.json: no failed request,
   # no failed check, and at least 95% of the RATE x SECONDS offered requests made (a stall is not "no errors"); its
-  # latency printed, not judged
+  # latency printed, not judged. SECONDS `run`: the run's own length (one ended early by k6_stop)
   "$K8S_TOOLS_PYTHON" - "$WORK/$1-summary.json" "$1" "$2" "$3" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))["metrics"]
 reqs, failed = m["http_reqs"]["values"]["count"], m["http_req_failed"]["values"]["passes"]
 bad_checks, d = m["checks"]["values"]["fails"], m["http_req_duration"]["values"]
-offered = int(sys.argv[3]) * int(sys.argv[4])
+secs = json.load(open(sys.argv[1]))["state"]["testRunDurationMs"] / 1000 if sys.argv[4] == "run" else int(sys.argv[4])
+offered = int(int(sys.argv[3]) * secs)
 print(f"  {sys.argv[2]}: {reqs} of {offered} offered requests made, {failed} failed, {bad_checks} checks failed;"
       f" latency (not judged) p50 {d['med']:.0f} ms, p95 {d['p(95)']:.0f} ms, max {d['max']:.0f} ms")
 sys.exit(0 if failed == 0 and bad_checks == 0 and reqs >= 0.95 * offered else 1)
@@ -805,9 +836,10 @@ step "tools (scripts/k8s-tools.sh)" scripts/k8s-tools.sh || exit 1
 step "host gateway and services stopped; stores, JWT keys and k6 ready" host_apps_stopped || exit 1
 if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDNS, registry)" cluster_up \
   && step "a load node beside it (its own containerd, kubelet and bridge; tainted perflab.dev/pool=load)" load_node_up \
-  && step "the kubelets' cAdvisor scraped by the host's Prometheus (each pod's CPU, as in a cluster)" kubelets_scraped; then
+  && step "the kubelets' cAdvisor scraped by the host's Prometheus (each pod's CPU, as in a cluster)" kubelets_scraped \
+  && step "metrics-server beside the nodes, behind the API server's aggregation layer" metrics_server_up; then
   if step "base image (Debian minbase + jlinked Java 25) in the local registry" base_image \
-    && step "images: Jib builds and pushes every service" images \
+    && step "$IMAGES_STEP" images \
     && step "images: non-root, labelled, no JVM flags baked in" image_config_checked \
     && step "helm install --wait: every service pod Ready" install_wait \
     && step "kubectl port-forward to the gateway's Service" port_forward; then

@@ -97,6 +97,7 @@ if [ "$CHECKS_BESIDE" = 1 ]; then
   wait_background "the infra or chart checks" 100000   # every step of them in this run's log, as if run here
   cat "$BG_LOG"
 fi
+IMAGES_FROM=""
 if [ -d e2e ]; then
   phase "stack and seed" 90
   scripts/stack.sh up
@@ -213,6 +214,15 @@ PY
   log "seeds 001 and 003 notifier proof: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted at the sink"
   CHECK=1 scripts/bench-notifier.sh
   phase "reliability" 240
+  if [ "$CHECKS_BESIDE" = 1 ]; then
+    # the real node's images, built beside it at the idle class (crane is built in a warm run): Jib from the jars the
+    # module tests installed (no jar rewritten under the running stack) onto the node's base, one tarball each
+    IMAGES_FROM="$PERFLAB_RUN/images/listing.txt"
+    mkdir -p "$PERFLAB_RUN/images"
+    background "$PERFLAB_RUN/logs/images.log" bash -c 't0=$SECONDS
+      BASE_IMAGE=local PACKAGED=1 scripts/images.sh >"$0" || exit 1
+      echo "the real node'"'"'s images built in $((SECONDS - t0)) s beside the reliability suite"' "$IMAGES_FROM"
+  fi
   log "store outages and crashes under load: MariaDB, MongoDB-wire and Redis each down 8 s (503 problem+json or success, readiness, recovery without restart); the shortener and mail killed (kill -9) and the route stopped (SIGTERM) under load, every 2xx create found once and every mail delivered"
   # a service is back in 9-11 s here: 30 s to be back, not 40 (make reliability keeps 40)
   OUTAGE_FOR=8 OUTAGE_AT=4 AFTER=6 BACK_WITHIN=30 scripts/reliability.sh mariadb mongo-wire redis kill:shortener term:route kill:mail
@@ -230,5 +240,9 @@ if [ "$CHECKS_BESIDE" = 0 ]; then
 fi
 phase "real node" 310
 log "the chart's own pods on a real node: images (Jib, AOT cache), helm install --wait, calls through the gateway, helm test, a pod deleted under load, NetworkPolicy, runners apart, the shortener's HPA out and in under load"
-scripts/test-node.sh
+if [ -n "$IMAGES_FROM" ]; then
+  wait_background "the real node's images"
+  grep -v '^WARNING' "$BG_LOG" | tail -n 12
+fi
+IMAGES_FROM="$IMAGES_FROM" scripts/test-node.sh
 log "all tests passed"

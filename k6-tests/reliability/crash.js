@@ -16,7 +16,13 @@
 //              as bad) | term (SIGTERM: nothing may be cut)
 //   RUN        a marker unique to this run, carried by every created record
 //   READER_TOKENS  mail: the callers whose own 712 KB mails the streams read (whitespace-separated)
-//   DURATION, RATE (iterations/s), BOUND_MS (the longest answer allowed, default 10000)
+//   DURATION (the run's bound), RATE (iterations/s), BOUND_MS (the longest answer allowed, default 10000)
+// Phases: 'before' DOWN_AT; then 'down' (answers judged, not required to be successes); then 'after' (every request
+// must succeed), per VU and kind of request: from the first whole 2xx of a kind this VU saw refused (a 503
+// problem+json or no answer, at DOWN_AT or later), else from BACK_BY. Per kind, not per VU: send's VUs also send
+// mails, which mail serves while send is away. crash_after_requests > 0: a run without an after phase fails.
+// DURATION is only the bound: the script ends the run through k6's REST API AFTER seconds once the service is back
+// (k6 then writes its summary and exits 103). A request k6 cancels at that stop is not an answer: not judged.
 import http from 'k6/http';
 import exec from 'k6/execution';
 import { check, fail, sleep } from 'k6';
@@ -36,6 +42,7 @@ const served = new Rate('crash_served_before_and_after');
 const inFlight = new Counter('crash_in_flight_at_signal');
 const inFlightServed = new Counter('crash_in_flight_served');
 const cutAtKill = new Counter('crash_cut_at_kill');
+const afterRequests = new Counter('crash_after_requests');
 
 const SERVICE = __ENV.SERVICE || 'shortener';
 const HOW = __ENV.HOW || 'kill';
@@ -66,6 +73,7 @@ export const options = {
     crash_bad_answers: ['count==0'],
     crash_served_before_and_after: ['rate>0.99'],
     crash_created: ['count>0'],
+    crash_after_requests: ['count>0'],
   },
   summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
 };
@@ -181,12 +189,17 @@ function requests(data) {
   ];
 }
 
+// this VU's kinds of request: 'seen down' once refused at DOWN_AT or later, 'back' from its first whole 2xx after that
+const seen = {};
+
 function judge(what, call, record, whole) {
   const sent = Date.now();
   const res = call();
   const end = Date.now();
+  // the run ended through the REST API while this was in flight: k6's own cancel, no answer of the system
+  if (res.status === 0 && String(res.error).includes('context canceled')) return;
   const t = (end - START_MS) / 1000;
-  const phase = t < DOWN_AT ? 'before' : t < BACK_BY ? 'down' : 'after';
+  const phase = t < DOWN_AT ? 'before' : seen[what] === 'back' || t >= BACK_BY ? 'after' : 'down';
   const ok = res.status >= 200 && res.status < 300;
   const complete = !ok || !whole || whole(res);
   const no = res.status === 503 && String(res.headers['Content-Type']).startsWith('application/problem+json')
@@ -203,6 +216,8 @@ function judge(what, call, record, whole) {
     console.warn(`${phase} ${what}: ${res.status}${complete ? '' : ' (body cut short)'} in ${Math.round(res.timings.duration)} ms at ${t.toFixed(1)} s ${res.error || ''} ${String(res.body).slice(0, 160)}`);
   }
   if (no) refused.add(1, { what, phase });
+  if (t >= DOWN_AT && !seen[what] && (no || res.status === 0)) seen[what] = 'seen down';
+  else if (seen[what] === 'seen down' && ok && complete) seen[what] = 'back';
   // sent before the signal and answered after it: what SIGTERM must let finish
   if (sent < signal && end > signal) {
     inFlight.add(1, { what });
@@ -215,6 +230,7 @@ function judge(what, call, record, whole) {
   }
   if (phase !== 'down') {
     served.add(ok, { what, phase });
+    if (phase === 'after') afterRequests.add(1, { what });
     if (!ok) console.warn(`${phase} ${what}: not served, ${res.status} in ${Math.round(res.timings.duration)} ms at ${t.toFixed(1)} s`);
   }
 }
