@@ -65,15 +65,13 @@ ready() { curl -fs --max-time 1 -o /dev/null "http://127.0.0.1:$(( $(service_por
 service_port() { local v; v=$(service_var "$1" PORT); echo "${!v}"; }
 # the counts of a k6 summary's counters, in the order asked (0 for a counter never added to)
 counts() {  # SUMMARY.json METRIC...
-  python3 -c 'import json, sys
-m = json.load(open(sys.argv[1]))["metrics"]
-print(*(int(m[k]["values"]["count"]) if k in m else 0 for k in sys.argv[2:]))' "$@"
+  jq -nr '(input.metrics // error("no metrics")) as $m | [$ARGS.positional[] as $k | if $m | has($k) then $m[$k].values.count | floor else 0 end] | join(" ")' \
+    --args "${@:2}" <"$1"
 }
 # fields of a JSON object, in the order asked ("?" for one it lacks)
 field() {  # JSON FIELD...
-  python3 -c 'import json, sys
-o = json.loads(sys.argv[1] or "{}")
-print(*(o.get(k, "?") for k in sys.argv[2:]))' "$@"
+  jq -nr 'input as $o | [$ARGS.positional[] as $k | if $o | has($k) then $o[$k] else "?" end] | join(" ")' \
+    --args "${@:2}" <<<"${1:-"{}"}"
 }
 # the thresholds a k6 summary's run failed, one line; status 1 when any failed or none is there
 thresholds_failed() {  # SUMMARY.json

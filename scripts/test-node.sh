@@ -82,15 +82,14 @@ YAML
   local up=""
   for _ in $(seq 1 30); do
     up="$(curl -fsS "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/query" --data-urlencode 'query=sum(up{job="kubelet"})' \
-      | python3 -c 'import json, sys; r = json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')"
+      | jq -nr 'input.data.result // error("no data.result") | if length > 0 then .[0].value[1] else 0 end')"
     [ "$up" = 2 ] && break
     sleep 1
   done
   [ "$up" = 2 ] || {
     echo "  the host's Prometheus scrapes $up of the 2 kubelets:"
-    curl -fsS "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/targets?state=active" | python3 -c 'import json, sys
-for t in json.load(sys.stdin)["data"]["activeTargets"]:
-    if t["labels"]["job"] == "kubelet": print("   ", t["scrapeUrl"], t["health"], t["lastError"])'
+    curl -fsS "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/targets?state=active" \
+      | jq -nr 'input.data.activeTargets[] | select(.labels.job == "kubelet") | "    \(.scrapeUrl) \(.health) \(.lastError)"'
     return 1
   }
   echo "  both kubelets' cAdvisor scraped by the host's Prometheus (job kubelet)"
@@ -202,7 +201,7 @@ for p in json.load(sys.stdin)["items"]:
 curl_gw() { curl -sS --max-time 10 "$@"; }
 
 route_points() {  # a route created through the gateway, its points streamed back (gzip) by the route pod from MySQL
-  local body id out
+  local body id out n
   body="$("$K8S_TOOLS_PYTHON" -c '
 import json, math
 pts, lat, lng, h = [], 37.5, 127.0, 0.3
@@ -213,26 +212,27 @@ print(json.dumps({"name": "node test", "bus": "bus-1", "points": pts,
                   "stops": [{"name": "first", **pts[0]}, {"name": "last", **pts[-1]}]}))')"
   out="$(curl_gw -XPOST "$GW/v1/routes" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$body" -w '\n%{http_code}')"
   [ "$(tail -n 1 <<<"$out")" = 201 ] || { echo "  create: $out" | head -c 400; return 1; }
-  id="$(head -n 1 <<<"$out" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["id"])')"
+  id="$(head -n 1 <<<"$out" | jq -nr 'input.id // error("no id")')"
   curl_gw --compressed "$GW/v1/routes/$id/points" -H "Authorization: Bearer $TOKEN" -o "$WORK/points.json" || return 1
-  "$K8S_TOOLS_PYTHON" -c 'import json, sys; n = len(json.load(open(sys.argv[1]))); print("  route", sys.argv[2], "streamed back", n, "points"); sys.exit(n != 2000)' \
-    "$WORK/points.json" "$id"
+  n="$(jq -n 'input | length' "$WORK/points.json")" || return 1
+  echo "  route $id streamed back $n points"
+  [ "$n" = 2000 ]
 }
 
 notifier_sms() {  # a guestbook signing through the gateway: the notifier pod sends its SMS to the host's sink, once
   local before ev out nid status i
-  before="$(curl -s "http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["deliveries"])')"
+  before="$(curl -s "http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count" | jq -nr 'input.deliveries // error("no deliveries")')"
   ev="$(curl_gw -XPOST "$GW/v1/events" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d '{"title":"node test"}' \
-    | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["id"])')" || return 1
+    | jq -nr 'input.id // error("no id")')" || return 1
   out="$(curl_gw -XPOST "$GW/v1/events/$ev/guestbook" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
     -d '{"name":"node","phone":"01055550000","message":"from the node test"}')" || return 1
-  nid="$("$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.loads(sys.argv[1])["notification_id"])' "$out")" || { echo "  $out"; return 1; }
+  nid="$(jq -nr 'input.notification_id // error("no notification_id")' <<<"$out")" || { echo "  $out"; return 1; }
   for i in $(seq 1 60); do
-    status="$(curl_gw "$GW/v1/notifications/$nid" -H "Authorization: Bearer $TOKEN" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["status"])')"
+    status="$(curl_gw "$GW/v1/notifications/$nid" -H "Authorization: Bearer $TOKEN" | jq -nr 'input.status // error("no status")')"
     [ "$status" = SENT ] && break
     sleep 0.5
   done
-  local after; after="$(curl -s "http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count" | "$K8S_TOOLS_PYTHON" -c 'import json, sys; print(json.load(sys.stdin)["deliveries"])')"
+  local after; after="$(curl -s "http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count" | jq -nr 'input.deliveries // error("no deliveries")')"
   echo "  notification $nid: $status; SMS at the host's sink: $before -> $after"
   [ "$status" = SENT ] && [ "$after" -eq $((before + 1)) ]
 }
@@ -241,7 +241,7 @@ short_link_and_redirect() {
   local body code loc
   body="$(curl_gw -XPOST "$GW/v1/short-links" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
     -d '{"url":"https://example.com/real-node"}')" || return 1
-  code="$("$K8S_TOOLS_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["code"])' <<<"$body")" || { echo "  $body"; return 1; }
+  code="$(jq -nr 'input.code // error("no code")' <<<"$body")" || { echo "  $body"; return 1; }
   loc="$(curl_gw -o /dev/null -w '%{http_code} %{redirect_url}' "$GW/s/$code")"
   echo "  created $code; GET /s/$code: $loc"
   [ "$loc" = "302 https://example.com/real-node" ] || return 1
@@ -275,7 +275,7 @@ send_reaches_smtp() {
   body="$(curl_gw -XPOST "$GW/v2/mails/send" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d "{\"sender_no\":$SENDER_NO,\"to\":[\"node-test@example.com\"],\"subject\":\"$subject\",\"content\":\"sent by a pod\",
          \"important\":false,\"is_save\":true,\"is_separate_send\":false,\"is_encrypt\":false,\"is_receipt_confirm\":false}")" || return 1
-  no="$("$K8S_TOOLS_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)["mail_no"])' <<<"$body")" || { echo "  $body"; return 1; }
+  no="$(jq -nr 'input.mail_no // error("no mail_no")' <<<"$body")" || { echo "  $body"; return 1; }
   local end=$((SECONDS + 60)) status=""
   while [ $SECONDS -lt $end ]; do
     status="$(curl_gw "$GW/v2/mails/$no/delivery" -H "Authorization: Bearer $token")"
