@@ -33,7 +33,11 @@ callers() { # user
 run() { # script user
   local name samples summary= rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
   name=$(basename "$(dirname "$1")")-$(basename "$1" .js)
-  samples=$(mktemp "$results/.generator-XXXXXX")   # the summary this run writes is the one newer than it
+  local a named=""
+  for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done
+  # its summary by name, not as the newest file: smokes run side by side (SMOKES_AT_ONCE)
+  [ -n "$named" ] || set -- "$@" -e SUMMARY_NAME="$name"
+  samples=$(mktemp "$results/.generator-XXXXXX")
   if [ -n "${K6_CPU_LIMIT:-}" ]; then cpus=$K6_CPU_LIMIT; where="this host, in a cgroup limited to $cpus CPU(s)"; fi
   limited "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
     -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKEN="$(scripts/jwt.sh token "$2" 1 3600)" \
@@ -43,10 +47,8 @@ run() { # script user
   local sampler=$!
   wait "$pid" || rc=$?
   wait "$sampler" || true
-  local a
   for a in "${@:3}"; do case $a in SUMMARY_NAME=*) summary="$results/${a#SUMMARY_NAME=}-summary.json" ;; esac; done
-  [ -f "$summary" ] ||
-    summary=$(find "$results" -name '*-summary.json' -newer "$samples" -printf '%T@ %p\n' | sort -n | tail -n 1 | cut -d' ' -f2-)
+  [ -f "$summary" ] || summary=
   # beside the summary: <name>-generator.json (the verdict and the generator's health) and its samples
   [ -z "$summary" ] || name=$(basename "$summary" -summary.json)
   mv "$samples" "$results/$name-generator.samples"
@@ -73,15 +75,23 @@ limited() { # command... : in a cgroup with K6_CPU_LIMIT cores of CPU time (cgro
 if [ "$script" = smoke ]; then
   # each service's smoke lines (services/<name>/service.env: "<script> <user> [k6 args]"; alice is a seeded user);
   # every smoke runs, and the run fails at the end naming each smoke that failed
-  failed=() inconclusive=()
+  # SMOKES_AT_ONCE (default 1): that many smokes side by side, in the order of the lines
+  failed=() inconclusive=() lines=()
   for n in "${PERFLAB_SERVICES[@]}"; do
-    while read -r js user args; do
-      [ -n "$js" ] || continue
+    while read -r line; do [ -z "$line" ] || lines+=("$line"); done <<<"$(service_conf "$n" smoke)"
+  done
+  at_once=${SMOKES_AT_ONCE:-1}
+  for ((i = 0; i < ${#lines[@]}; i += at_once)); do
+    pids=() names=()
+    for line in "${lines[@]:i:at_once}"; do
+      read -r js user args <<<"$line"
       read -ra extra <<<"$args"
-      rc=0
-      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null || rc=$?
-      case $rc in 0) ;; 75) inconclusive+=("$js") ;; *) failed+=("$js (exit $rc)") ;; esac
-    done <<<"$(service_conf "$n" smoke)"
+      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null & pids+=($!) names+=("$js")
+    done
+    for j in "${!pids[@]}"; do
+      rc=0; wait "${pids[$j]}" || rc=$?
+      case $rc in 0) ;; 75) inconclusive+=("${names[$j]}") ;; *) failed+=("${names[$j]} (exit $rc)") ;; esac
+    done
   done
   [ ${#failed[@]} -eq 0 ] || { log "smokes failed: ${failed[*]}"; exit 1; }
   [ ${#inconclusive[@]} -eq 0 ] || { log "smokes inconclusive (the generator was short, see their verdicts): ${inconclusive[*]}"; exit 75; }

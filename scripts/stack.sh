@@ -143,13 +143,6 @@ routes_digest() { cat "$PERFLAB_GATEWAY_ROUTES_DIR"/*.yaml | sha256sum | cut -c1
 # before anything starts (-Dspring.context.exit=onRefresh), the apps that miss one trained side by side before they
 # start. A cache the JVM cannot map is refused in the app's log and the app starts without it: wait_ready says so
 # and drops it, so the next start trains one that maps. AOT=0 starts without any.
-AOT_LOCAL="$PERFLAB_CACHE/aot-local"
-aot_cache() { # name launch-jar: the cache's path for this build, JVM and flags (there or not)
-  local key
-  key="$({ echo "training 2: -Dspring.context.exit=onRefresh, jar times fixed"; python3 "$PERFLAB_ROOT/scripts/jib-app.py" --digest "$(dirname "$2")"
-    java -version 2>&1; echo "$PERFLAB_JVM_OPTS"; } | sha256sum | cut -c1-16)"
-  echo "$AOT_LOCAL/$1-$key.aot"
-}
 aot_train() { # name launch-jar cache
   local dir t0=$SECONDS; dir="$(mktemp -d "${TMPDIR:-/tmp}/perflab-aot.XXXXXX")"
   if (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \

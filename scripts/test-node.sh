@@ -355,7 +355,7 @@ hpa_scales() {  # the chart's HPA for the shortener (its values: 70% of the CPU 
   # here, as the node holds 2 cores; no 300 s scale-down window) while reads go to the gateway's Service from the host:
   # a steady 8/s (a quarter of the CPU target on 2 pods: 20/s measured 35-73%, and the HPA scaled back up), a surge of
   # 60/s for its first 60 s (about twice the target). Scaled out during the surge, back to 2 while the steady reads go
-  # on, and not one request of either failed. The steady reads end 10 s after the scale-in (at most 140 s: back to 2
+  # on, and not one request of either failed. The steady reads end 6 s after the scale-in (at most 140 s: back to 2
   # at 80-83 s in three runs). Prints replicas over time beside throughput and p95.
   # (A surge of 120/s with 200 VUs overran the two pods until the gateway timed out: 504s after 5 s, and 429s once
   # the limiter fell back to its local buckets; with 50 VUs it dropped 6% of the surge for want of VUs.)
@@ -392,9 +392,9 @@ hpa_scales() {  # the chart's HPA for the shortener (its values: 70% of the CPU 
       "$(k -n "$NS" get hpa "$RELEASE-shortener" -o jsonpath='{.status.currentReplicas} {.status.desiredReplicas} {.status.currentMetrics[0].resource.current.averageUtilization}')" \
       "$pods" >>"$WORK/hpa.tsv"
     [ "${pods#* }" -le "$peak" ] || peak="${pods#* }"
-    # scaled in (the table's rule below): after the surge, back to 2 of 2 pods; the steady reads go on 10 s more
+    # scaled in (the table's rule below): after the surge, back to 2 of 2 pods; the steady reads go on 6 s more
     if [ -z "$stop_at" ] && [ "$peak" -gt 2 ] && [ $(( $(date +%s) - t0 )) -ge 60 ] && [ "$pods" = "2 2" ]; then
-      stop_at=$(( $(date +%s) + 10 ))
+      stop_at=$(( $(date +%s) + 6 ))
     fi
     [ -z "$stop_at" ] || [ "$(date +%s)" -lt "$stop_at" ] || k6_stop "$api"
     sleep 3
@@ -690,40 +690,80 @@ load_pair() {
   local placement out="$WORK/pair.tsv"
   : >"$out"
   for placement in load system; do pair_run "$placement" >>"$out" || return 1; done
-  "$K8S_TOOLS_PYTHON" - "$out" <<'PY'
+  pair_table "$out"
+}
+pair_table() {  # TSV of pair_run rows: the table, and the p95 of each arm against the first's
+  "$K8S_TOOLS_PYTHON" - "$1" <<'PY'
 import sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
-print("  %-22s %10s %10s %9s %18s %8s" % ("runners on", "requests", "req/s", "p95 ms", "runner CPU peak", "dropped"))
+head = ("runners on", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms", "system pods' CPU", "runner CPU peak", "dropped")
+print("  | " + " | ".join(head) + " |")
+print("  |---|" + "--:|" * (len(head) - 1))
 for r in rows:
-    print("  %-22s %10s %10s %9s %18s %8s" % tuple(r))
-apart, colo = float(rows[0][3]), float(rows[1][3])
-print("  p95 co-located / apart: %.2f" % (colo / apart))
+    print("  | " + " | ".join(r) + " |")
+for r in rows[1:]:
+    print("  p95 on %s / on %s: %.2f" % (r[0], rows[0][0], float(r[4]) / float(rows[0][4])))
 PY
 }
-pair_run() {  # PLACEMENT (load|system): one run, its row
-  local id="pair-$1-$(date +%H%M%S)" run where=()   # a run id is at most 20 characters
-  [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
-  load_install "perflab-$id" "$id" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
-    --set tests.shortener-smoke.parallelism=1 \
-    --set tests.shortener-smoke.env.RATE=20,tests.shortener-smoke.env.DURATION=12s,tests.shortener-smoke.env.WARMUP=3s \
-    --set tests.shortener-smoke.arguments=--no-thresholds "${where[@]}" || return 1
-  run="$(k -n "$NS" get jobs -l perflab.dev/run="$id" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
-  [ -n "$run" ] || { echo "  no runner Job of run $id" >&2; return 1; }
-  local end=$((SECONDS + 60)) pid=""
-  until pid="$(pgrep -f "testrun_name=$run" | head -n 1)" && [ -n "$pid" ]; do
-    [ $SECONDS -lt $end ] || { echo "  no k6 process of $run" >&2; return 1; }
-    sleep 0.2
-  done
-  python3 scripts/generator.py sample "$pid" "$WORK/$id.samples" &
-  local sampler=$!
-  k -n "$NS" wait --for=condition=complete "job/$run" --timeout=120s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
-  wait "$sampler"
-  h uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
-  "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" "$WORK/$id.samples" "$1" <<'PY'
+
+# make placement (NODE_TEST=placement): the comparison in full, longer and at a higher rate than make test's pair, with
+# the nodes apart: the same arrival-rate load (seed 004's create-and-follow mix, the shortener smoke: PAIR_RATE 40/s
+# for PAIR_SECONDS 45 s by default) with its runner on the load node, on the system node, and k6 on this host on the
+# system's CPU; thresholds off (each arm is a figure)
+placement_table() {
+  local arm out="$WORK/placement.tsv"
+  : >"$out"
+  cpus_apart || return 1
+  k -n "$NS" get secret perflab-k6-token >/dev/null 2>&1 \
+    || k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" >/dev/null || return 1
+  # a first pass of the same load, not measured: the arm that came first met a colder JIT (a run here: runner apart
+  # first, p95 1,051 ms; co-located second 587 ms; the host third 395 ms, all at 60/s)
+  PAIR_RATE=${PAIR_RATE:-40} PAIR_SECONDS=${PAIR_SECONDS:-45} pair_run host >/dev/null || return 1
+  for arm in load system host; do PAIR_RATE=${PAIR_RATE:-40} PAIR_SECONDS=${PAIR_SECONDS:-45} pair_run "$arm" >>"$out" || return 1; done
+  cpus_shared
+  pair_table "$out"
+}
+pair_run() {  # PLACEMENT (load|system|host): one run of the shortener smoke (seed 004's mix) at PAIR_RATE for PAIR_SECONDS,
+  # its row; host: k6 on this host, on the system node's CPU (pinned to CPU 0 when the nodes are apart), as every
+  # figure taken on one machine
+  local id="pair-$1-$(date +%H%M%S)" run where=() rate=${PAIR_RATE:-20} secs=${PAIR_SECONDS:-12}   # a run id is at most 20 characters
+  local pid="" sampler
+  if [ "$1" = host ]; then
+    local gw; gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
+    K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true \
+      taskset -c "${PAIR_HOST_CPUS:-0}" "$K6_BIN" run --no-usage-report --quiet --no-thresholds --tag testid="$id" \
+      --out experimental-prometheus-rw -e BASE_URL="$gw" -e TOKEN="$(scripts/jwt.sh token k6 1 3600)" -e RATE="$rate" \
+      -e DURATION="${secs}s" -e WARMUP=3s -e SUMMARY_DIR="$WORK" -e SUMMARY_NAME="$id" k6-tests/shortener/smoke.js \
+      >"$WORK/$id.out" 2>&1 &
+    pid=$!
+    python3 scripts/generator.py sample "$pid" "$WORK/$id.samples" &
+    sampler=$!
+    wait "$pid" || { tail "$WORK/$id.out" >&2; return 1; }
+    wait "$sampler"
+  else
+    [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
+    load_install "perflab-$id" "$id" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
+      --set tests.shortener-smoke.parallelism=1 \
+      --set tests.shortener-smoke.env.RATE="$rate",tests.shortener-smoke.env.DURATION="${secs}s",tests.shortener-smoke.env.WARMUP=3s \
+      --set tests.shortener-smoke.arguments=--no-thresholds "${where[@]}" || return 1
+    run="$(k -n "$NS" get jobs -l perflab.dev/run="$id" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
+    [ -n "$run" ] || { echo "  no runner Job of run $id" >&2; return 1; }
+    local end=$((SECONDS + 60))
+    until pid="$(pgrep -f "testrun_name=$run" | head -n 1)" && [ -n "$pid" ]; do
+      [ $SECONDS -lt $end ] || { echo "  no k6 process of $run" >&2; return 1; }
+      sleep 0.2
+    done
+    python3 scripts/generator.py sample "$pid" "$WORK/$id.samples" &
+    sampler=$!
+    k -n "$NS" wait --for=condition=complete "job/$run" --timeout=$((secs + 120))s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
+    wait "$sampler"
+    h uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
+  fi
+  "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" "$WORK/$id.samples" "$1" "$NS" <<'PY'
 import json, sys, urllib.parse, urllib.request
 sys.path.insert(0, "scripts")
 from generator import cpu_use
-url, run, samples, placement = sys.argv[1:]
+url, run, samples, placement, ns = sys.argv[1:]
 def q(expr, t=None):
     p = {"query": expr} | ({"time": t} if t else {})
     with urllib.request.urlopen(f"{url}/api/v1/query?{urllib.parse.urlencode(p)}") as r:
@@ -732,11 +772,19 @@ series = q(f'k6_http_reqs_total{{testid="{run}"}}[10m]')
 last = max(float(t) for s in series for t, _ in s["values"])
 first = min(float(t) for s in series for t, _ in s["values"])
 reqs = float(q(f'sum(k6_http_reqs_total{{testid="{run}"}})', last)[0]["value"][1])
-p95 = float(q(f'histogram_quantile(0.95, sum(k6_http_req_duration_seconds{{testid="{run}"}}))', last)[0]["value"][1])
+pct = {p: float(q(f'histogram_quantile({p}, sum(k6_http_req_duration_seconds{{testid="{run}"}}))', last)[0]["value"][1])
+       for p in (0.5, 0.95, 0.99)}
 dropped = q(f'sum(k6_dropped_iterations_total{{testid="{run}"}})', last)
+# the system's pods (gateway and services), from the kubelets' cAdvisor over the run; the host's stores are not in it
+window = "%ds" % max(10, round(last - first))
+# each pod's own cgroup (container=""), as the verdict reads a runner's: these kubelets give no per-container series
+system = q(f'sum(rate(container_cpu_usage_seconds_total{{namespace="{ns}",container="",'
+           f'pod=~"perflab-(gateway|mail|send|route|notifier|shortener)-.*"}}[{window}]))', last)
 peak, mean, _ = cpu_use(samples, 1.0)
-where = {"load": "the load node (CPU 1)", "system": "the system node (CPU 0)"}[placement]
-print("\t".join([where, "%.0f" % reqs, "%.0f" % (reqs / max(1.0, last - first)), "%.1f" % (p95 * 1000),
+where = {"load": "the load node (CPU 1)", "system": "the system node (CPU 0)", "host": "this host (k6 on CPU 0)"}[placement]
+print("\t".join([where, "%.0f" % reqs, "%.0f" % (reqs / max(1.0, last - first)), "%.1f" % (pct[0.5] * 1000),
+                 "%.1f" % (pct[0.95] * 1000), "%.1f" % (pct[0.99] * 1000),
+                 "%.2f" % float(system[0]["value"][1]) if system else "-",
                  "%.0f%% of 1 CPU" % (peak * 100), dropped[0]["value"][1] if dropped else "0"]))
 PY
 }
@@ -843,6 +891,13 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     && step "images: non-root, labelled, no JVM flags baked in" image_config_checked \
     && step "helm install --wait: every service pod Ready" install_wait \
     && step "kubectl port-forward to the gateway's Service" port_forward; then
+    if [ "${NODE_TEST:-all}" = placement ]; then
+      step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
+        && step "placement: seed 004's mix with its runner apart, co-located, and k6 on this host" placement_table
+      step "helm uninstall" uninstall
+      steps_summary node $((SECONDS - T0))
+      exit $?
+    fi
     step "the images' AOT cache is used (-XX:AOTMode=on)" aot_cache_used
     step "actuator is not served through the gateway" actuator_not_public
     step "short link created and redirected through the gateway's Service" short_link_and_redirect \
