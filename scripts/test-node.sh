@@ -759,11 +759,15 @@ pair_run() {  # PLACEMENT (load|system|host): one run of the shortener smoke (se
     wait "$sampler"
     h uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
   fi
-  "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" "$WORK/$id.samples" "$1" "$NS" <<'PY'
+  # the system: the release's gateway and service pods, by name (cAdvisor's series carry no pod labels)
+  local system_pods
+  system_pods="$(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service \
+    -o jsonpath='{range .items[*]}{.metadata.name}{"|"}{end}')"
+  "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" "$WORK/$id.samples" "$1" "$NS" "${system_pods%|}" <<'PY'
 import json, sys, urllib.parse, urllib.request
 sys.path.insert(0, "scripts")
 from generator import cpu_use
-url, run, samples, placement, ns = sys.argv[1:]
+url, run, samples, placement, ns, system_pods = sys.argv[1:]
 def q(expr, t=None):
     p = {"query": expr} | ({"time": t} if t else {})
     with urllib.request.urlopen(f"{url}/api/v1/query?{urllib.parse.urlencode(p)}") as r:
@@ -778,8 +782,8 @@ dropped = q(f'sum(k6_dropped_iterations_total{{testid="{run}"}})', last)
 # the system's pods (gateway and services), from the kubelets' cAdvisor over the run; the host's stores are not in it
 window = "%ds" % max(10, round(last - first))
 # each pod's own cgroup (container=""), as the verdict reads a runner's: these kubelets give no per-container series
-system = q(f'sum(rate(container_cpu_usage_seconds_total{{namespace="{ns}",container="",'
-           f'pod=~"perflab-(gateway|mail|send|route|notifier|shortener)-.*"}}[{window}]))', last)
+system = q(f'sum(rate(container_cpu_usage_seconds_total{{namespace="{ns}",container="",pod=~"{system_pods}"}}[{window}]))',
+           last)
 peak, mean, _ = cpu_use(samples, 1.0)
 where = {"load": "the load node (CPU 1)", "system": "the system node (CPU 0)", "host": "this host (k6 on CPU 0)"}[placement]
 print("\t".join([where, "%.0f" % reqs, "%.0f" % (reqs / max(1.0, last - first)), "%.1f" % (pct[0.5] * 1000),
