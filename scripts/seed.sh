@@ -11,12 +11,13 @@ mkdir -p "$PERFLAB_RUN/logs"
 
 seed_service() {  # NAME ARGS...: its jar once, no web server; the seeders log progress through a logger named Seeder:
   # shown here (prefixed by the service), the rest kept in the log file
-  local n=$1 jar="$PERFLAB_RUN/jars/$1.jar" log launch aot=""; shift
+  local n=$1 jar="$PERFLAB_RUN/jars/$1.jar" log launch cache aot=""; shift
   # the jar the stack runs, launched as it launches it (its flags, its AOT cache when trained): three seeders starting
   # beside the stack took 18-25 s each without one
   [ -f "$jar" ] && cmp -s "$jar" "services/$n/target/$n.jar" || jar="services/$n/target/$n.jar"
   launch="$(launch_jar "$jar")" || return 1
-  [ ! -s "$(aot_cache "$n" "$launch")" ] || aot=" -XX:AOTCache=$(aot_cache "$n" "$launch")"
+  cache="$(aot_cache "$n" "$launch")"
+  [ ! -s "$cache" ] || aot=" -XX:AOTCache=$cache"
   # the log exists before tail opens it: the seeder's own redirection may come later (seen: tail found no file, and
   # the seed of a service that had succeeded was reported failed)
   log="$PERFLAB_RUN/logs/seed-$n.log"; : >"$log"
