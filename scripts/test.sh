@@ -96,7 +96,7 @@ log "unit and service tests (real MariaDB, Redis and MongoDB-wire on loopback)"
 # whose figures nothing may share the machine with: warm, the infra and chart checks (the module tests end first: the
 # chart's kwok install and upgrade were then waited for, 0:48 in a run here); cold, the Go-built tools (a cold run
 # whose build went on beside them failed the office day on its write paths only: send p95 704 ms and signing 588 ms,
-# ~70 ms warm; the build's disk writes stand in front of MariaDB's commits, whatever its CPU class).
+# ~70 ms warm; most likely the build's disk writes in front of MariaDB's commits, whatever its CPU class: the reads held).
 background_done() {
   if [ "$CHECKS_BESIDE" = 1 ]; then
     phase "infra and chart (beside the module tests, the stack and e2e)" 15
