@@ -70,6 +70,25 @@ k6_stop() {  # ADDRESS [PID]: status 1 when the run (PID) had already ended
   curl -s -o /dev/null --max-time 5 -X PATCH -H 'Content-Type: application/json' "http://$1/v1/status" \
     -d '{"data":{"type":"status","id":"default","attributes":{"stopped":true}}}' || true
 }
+# the thresholds a k6 summary's run failed, one line; status 1 when any failed or none is there
+thresholds_failed() {  # SUMMARY.json
+  python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+th = [(k, e, t["ok"]) for k, v in m.items() for e, t in (v.get("thresholds") or {}).items()]
+failed = [f"{k} {e}" for k, e, ok in th if not ok]
+print(", ".join(failed) if th else "no thresholds in the summary")
+sys.exit(1 if failed or not th else 0)' "$1"
+}
+# the verdict of a k6 run: 0 (ended at its bound, thresholds held) or 103 after a stop it was asked for, with its
+# summary's thresholds held; prints nothing when it passed, else why not
+k6_verdict() {  # RC STOPPED SUMMARY.json
+  local failed
+  if [ "$1" = 103 ] && [ -n "$2" ]; then
+    failed=$(thresholds_failed "$3" 2>&1) || echo "thresholds failed: $failed"
+  elif [ "$1" != 0 ]; then
+    echo "k6 exit $1"
+  fi
+}
 
 # The JVM flags of the Helm chart, so local runs behave like pods (G1, fixed heap, container-aware CPU count).
 export PERFLAB_JVM_OPTS="${PERFLAB_JVM_OPTS:--XX:+UseG1GC -Xms256m -Xmx1g -XX:+ExitOnOutOfMemoryError}"

@@ -73,25 +73,6 @@ field() {  # JSON FIELD...
   jq -nr 'input as $o | [$ARGS.positional[] as $k | if $o | has($k) then $o[$k] else "?" end] | join(" ")' \
     --args "${@:2}" <<<"${1:-"{}"}"
 }
-# the thresholds a k6 summary's run failed, one line; status 1 when any failed or none is there
-thresholds_failed() {  # SUMMARY.json
-  python3 -c 'import json, sys
-m = json.load(open(sys.argv[1]))["metrics"]
-th = [(k, e, t["ok"]) for k, v in m.items() for e, t in (v.get("thresholds") or {}).items()]
-failed = [f"{k} {e}" for k, e, ok in th if not ok]
-print(", ".join(failed) if th else "no thresholds in the summary")
-sys.exit(1 if failed or not th else 0)' "$1"
-}
-# the verdict of a k6 run: 0 (ended at its bound, thresholds held) or 103 after a stop it was asked for, with its
-# summary's thresholds held; prints nothing when it passed, else why not
-k6_verdict() {  # RC STOPPED SUMMARY.json
-  local failed
-  if [ "$1" = 103 ] && [ -n "$2" ]; then
-    failed=$(thresholds_failed "$3" 2>&1) || echo "thresholds failed: $failed"
-  elif [ "$1" != 0 ]; then
-    echo "k6 exit $1"
-  fi
-}
 pids() { for n in "${PERFLAB_SERVICES[@]}" gateway; do printf '%s=%s ' "$n" "$(cat "$PERFLAB_RUN/pids/$n.pid" 2>/dev/null)"; done; }
 
 results="$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-reliability"
