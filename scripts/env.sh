@@ -61,9 +61,20 @@ export GREENMAIL_JAR="$PERFLAB_CACHE/jars/greenmail-standalone-$GREENMAIL_VERSIO
 export K6_VERSION="${K6_VERSION:-v1.8.1}"
 export K6_BIN="$PERFLAB_CACHE/bin/k6-$K6_VERSION"
 # A loopback address no one listens on now, "127.0.0.1:PORT" (a k6 run's REST API, a throwaway registry)
-free_address() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print("127.0.0.1:%d" % s.getsockname()[1])'; }
-# A k6 run that ends once what it waits for has happened, not at its bound: started with `--address "$(free_address)"`
-# (its REST API), ended by `k6_stop ADDRESS`. k6 then ends the run as at its end, writes its handleSummary files and
+# A server told to listen on 127.0.0.1:0 binds a free port itself (a port picked for it beforehand could be taken by
+# another process first); this reads the address back from the kernel's socket table (iproute2's ss)
+listen_address() {  # PID: prints 127.0.0.1:PORT once PID listens (up to 15 s); status 1 if it ends or never listens
+  local a end=$((SECONDS + 15))
+  while [ $SECONDS -lt $end ]; do
+    a=$(ss -Hltnp | awk -v p="pid=$1," 'index($0, p) { print $4; exit }')
+    [ -z "$a" ] || { echo "$a"; return 0; }
+    kill -0 "$1" 2>/dev/null || return 1
+    sleep 0.2
+  done
+  return 1
+}
+# A k6 run that ends once what it waits for has happened, not at its bound: started with `--address 127.0.0.1:0`
+# (its REST API on a port of its own), its address read with `listen_address PID`, ended by `k6_stop ADDRESS`. k6 then ends the run as at its end, writes its handleSummary files and
 # exits 103 (stopped from the REST API), which the caller expects when it stopped the run.
 k6_stop() {  # ADDRESS [PID]: status 1 when the run (PID) had already ended
   [ -z "${2:-}" ] || kill -0 "$2" 2>/dev/null || return 1

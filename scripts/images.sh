@@ -38,10 +38,10 @@ mkdir -p "$OUT"
 if [ "${BASE_IMAGE:-}" = local ]; then
   # shellcheck source=scripts/base-image.sh
   source scripts/base-image.sh
-  base_registry="$(free_address)"
-  "$CRANE" registry serve --address "$base_registry" >"$WORK/registry.log" 2>&1 &
+  "$CRANE" registry serve --address 127.0.0.1:0 >"$WORK/registry.log" 2>&1 &
   base_registry_pid=$!
   trap 'kill "$base_registry_pid" 2>/dev/null; rm -rf "$WORK"' EXIT
+  base_registry="$(listen_address "$base_registry_pid")" || { cat "$WORK/registry.log"; exit 1; }
   for _ in $(seq 1 50); do curl -sf "http://$base_registry/v2/" >/dev/null && break; sleep 0.2; done
   BASE_IMAGE="$(PERFLAB_REGISTRY="$base_registry" base_image_push)" || { cat "$WORK/registry.log"; exit 1; }
   INSECURE=1

@@ -11,6 +11,7 @@ command -v redis-server >/dev/null || need_apt+=(redis-server)
 command -v openssl >/dev/null || need_apt+=(openssl)
 command -v curl >/dev/null || need_apt+=(curl)
 command -v jq >/dev/null || need_apt+=(jq)   # JSON read by the test scripts (Debian 12: jq 1.6)
+command -v ss >/dev/null || need_apt+=(iproute2)   # ss: the port a server bound (listen_address)
 command -v go >/dev/null || need_apt+=(golang-go)
 if [ "${PERFLAB_WITH_BENCH_TOOLS:-0}" = 1 ]; then
   command -v wrk >/dev/null || need_apt+=(wrk)

@@ -20,7 +20,7 @@
 # in mail's store by its subject and must reach its recipient at the SMTP server (scripts/delivery-count.py) within
 # DELIVERED_WITHIN seconds, once (after kill -9 a message may go again, with the same Message-ID).
 # Such a run ends AFTER seconds after the service is back (stack.sh start returned: ready), not at its bound
-# (DURATION): through k6's REST API on a port of its own (k6_stop, scripts/env.sh), after which k6 exits 103 having
+# (DURATION): through k6's REST API on a port it picks (listen_address, k6_stop: scripts/env.sh); k6 exits 103 having
 # written its summary, whose thresholds are then the verdict. The after phase, per caller and kind of request, begins
 # with its first success once it saw the service away (crash.js), at BACK_BY at the latest. (A store's outage keeps
 # its run's length: while MariaDB is down most requests wait rather than get a 503, so a caller's own view of the
@@ -198,12 +198,12 @@ process_case() {  # kill:<service> | term:<service>
   local readers=""
   if [ "$svc" = mail ]; then for n in bob user3 user4; do readers+=" $(scripts/jwt.sh token "$n" 1 3600)"; done; fi
   start_ms=$(( $(date +%s%3N) + 3000 ))
-  api=$(free_address)
-  "$K6_BIN" run --no-usage-report --quiet --address "$api" -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
+  "$K6_BIN" run --no-usage-report --quiet --address 127.0.0.1:0 -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
     -e CALLER_TOKENS="$tokens" -e READER_TOKENS="$readers" -e SERVICE="$svc" -e HOW="$how" -e START_MS="$start_ms" -e RUN="$RUN_ID" \
     -e DOWN_AT="$OUTAGE_AT" -e BACK_BY=$(( OUTAGE_AT + BACK_WITHIN )) -e DURATION="$(( OUTAGE_AT + BACK_WITHIN + AFTER ))s" \
     -e SUMMARY_DIR="$results" -e SUMMARY_NAME="$how-$svc" k6-tests/reliability/crash.js >"$log_file" 2>&1 &
   k6_pid=$!
+  api=$(listen_address "$k6_pid") || log "$how:$svc: k6's REST API is not listening: the run will end at its bound"
   pid="$(cat "$PERFLAB_RUN/pids/$svc.pid")"
   sleep "$(awk "BEGIN{print ($start_ms + $OUTAGE_AT*1000 - $(date +%s%3N))/1000}")"
   down_ms=$(date +%s%3N)
