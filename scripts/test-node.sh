@@ -731,10 +731,27 @@ placement_table() {
   cpus_apart || return 1
   k -n "$NS" get secret perflab-k6-token >/dev/null 2>&1 \
     || k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" >/dev/null || return 1
-  # a first pass of the same load, not measured, and each arm twice in mirrored order: the arm that came first met a
-  # colder JIT (a run here at 60/s: runner apart first, p95 1,051 ms; co-located second 587 ms; the host third 395 ms;
-  # at 40/s after one unmeasured pass the system pods still spent 0.78, 0.63, 0.57 CPU on the same requests, in order)
-  PAIR_RATE=${PAIR_RATE:-40} PAIR_SECONDS=${PAIR_SECONDS:-45} pair_run host >/dev/null || return 1
+  # Passes of the same load, not measured, until the system is warm: the arm that ran first met a colder system in
+  # every run here (at 60/s: runner apart first, p95 1,051 ms; co-located second 587 ms; the host third 395 ms). After
+  # one unmeasured pass, six arms in mirrored order at 40/s: the system pods' CPU for the same requests fell run after
+  # run, 0.79 -> 0.61 -> 0.51 -> 0.49 -> 0.45 -> 0.35, and p95 47 -> 6 ms, whatever the placement. Warm is: the system
+  # pods' CPU of a pass within 5% of the pass before, twice in a row (PLACEMENT_WARMUPS passes at most).
+  local row cpu prev="" steady=0 n=0
+  while [ "$steady" -lt 2 ]; do
+    n=$((n + 1))
+    [ "$n" -le "${PLACEMENT_WARMUPS:-10}" ] || {
+      echo "  not warm after $((n - 1)) passes: the table below still measures the system's warm-up"; break; }
+    row="$(PAIR_RATE=${PAIR_RATE:-40} PAIR_SECONDS=30 pair_run host)" || return 1
+    cpu="$(cut -f7 <<<"$row")"
+    echo "  warm-up pass $n (k6 on this host, 30 s, not measured): the system pods' CPU $cpu"
+    if [ -n "$prev" ] && awk -v a="$prev" -v b="$cpu" 'BEGIN { d = (a - b) / a; exit !(d < 0.05 && d > -0.05) }'; then
+      steady=$((steady + 1))
+    else
+      steady=0
+    fi
+    prev="$cpu"
+  done
+  # each arm twice, in mirrored order: what drift is left weighs on every arm alike
   for arm in load system host host system load; do
     PAIR_RATE=${PAIR_RATE:-40} PAIR_SECONDS=${PAIR_SECONDS:-45} pair_run "$arm" >>"$out" || return 1
   done
@@ -742,46 +759,57 @@ placement_table() {
   pair_table "$out"
 }
 pair_run() {  # PLACEMENT (load|system|host): one run of the shortener smoke (seed 004's mix) at PAIR_RATE for PAIR_SECONDS,
-  # its row; host: k6 on this host, on the system node's CPU (pinned to CPU 0 when the nodes are apart), as every
-  # figure taken on one machine
-  local id="pair-$1-$(date +%H%M%S)" run where=() rate=${PAIR_RATE:-20} secs=${PAIR_SECONDS:-12}   # a run id is at most 20 characters
-  local pid="" sampler
+  # its row (pair_row); host: k6 on this host, on the system node's CPU (pinned to CPU 0 when the nodes are apart), as
+  # every figure taken on one machine; load, system: one runner of the loadtest chart on that node
+  local id="pair-$1-$(date +%H%M%S)"   # a run id is at most 20 characters
   if [ "$1" = host ]; then
-    local gw; gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
-    K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true \
-      taskset -c "${PAIR_HOST_CPUS:-0}" "$K6_BIN" run --no-usage-report --quiet --no-thresholds --tag testid="$id" \
-      --out experimental-prometheus-rw -e BASE_URL="$gw" -e TOKEN="$(scripts/jwt.sh token k6 1 3600)" -e RATE="$rate" \
-      -e DURATION="${secs}s" -e WARMUP=3s -e SUMMARY_DIR="$WORK" -e SUMMARY_NAME="$id" k6-tests/shortener/smoke.js \
-      >"$WORK/$id.out" 2>&1 &
-    pid=$!
-    python3 scripts/generator.py sample "$pid" "$WORK/$id.samples" &
-    sampler=$!
-    wait "$pid" || { tail "$WORK/$id.out" >&2; return 1; }
-    wait "$sampler"
+    pair_on_host "$id" "${PAIR_RATE:-20}" "${PAIR_SECONDS:-12}" || return 1
   else
-    [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
-    load_install "perflab-$id" "$id" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
-      --set tests.shortener-smoke.parallelism=1 \
-      --set tests.shortener-smoke.env.RATE="$rate",tests.shortener-smoke.env.DURATION="${secs}s",tests.shortener-smoke.env.WARMUP=3s \
-      --set tests.shortener-smoke.arguments=--no-thresholds "${where[@]}" || return 1
-    run="$(k -n "$NS" get jobs -l perflab.dev/run="$id" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
-    [ -n "$run" ] || { echo "  no runner Job of run $id" >&2; return 1; }
-    local end=$((SECONDS + 60))
-    until pid="$(pgrep -f "testrun_name=$run" | head -n 1)" && [ -n "$pid" ]; do
-      [ $SECONDS -lt $end ] || { echo "  no k6 process of $run" >&2; return 1; }
-      sleep 0.2
-    done
-    python3 scripts/generator.py sample "$pid" "$WORK/$id.samples" &
-    sampler=$!
-    k -n "$NS" wait --for=condition=complete "job/$run" --timeout=$((secs + 120))s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
-    wait "$sampler"
-    h uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
+    pair_in_cluster "$1" "$id" "${PAIR_RATE:-20}" "${PAIR_SECONDS:-12}" || return 1
   fi
+  pair_row "$1" "$id"
+}
+pair_on_host() {  # ID RATE SECONDS: k6 on this host, its CPU sampled into $WORK/ID.samples
+  local gw pid sampler
+  gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
+  K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true \
+    taskset -c "${PAIR_HOST_CPUS:-0}" "$K6_BIN" run --no-usage-report --quiet --no-thresholds --tag testid="$1" \
+    --out experimental-prometheus-rw -e BASE_URL="$gw" -e TOKEN="$(scripts/jwt.sh token k6 1 3600)" -e RATE="$2" \
+    -e DURATION="${3}s" -e WARMUP=3s -e SUMMARY_DIR="$WORK" -e SUMMARY_NAME="$1" k6-tests/shortener/smoke.js \
+    >"$WORK/$1.out" 2>&1 &
+  pid=$!
+  python3 scripts/generator.py sample "$pid" "$WORK/$1.samples" &
+  sampler=$!
+  wait "$pid" || { tail "$WORK/$1.out" >&2; return 1; }
+  wait "$sampler"
+}
+pair_in_cluster() {  # PLACEMENT ID RATE SECONDS: one runner of the loadtest chart on that node, its k6 process's CPU
+  # sampled into $WORK/ID.samples; the run's release uninstalled after it
+  local where=() run pid="" sampler end
+  [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
+  load_install "perflab-$2" "$2" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
+    --set tests.shortener-smoke.parallelism=1 \
+    --set tests.shortener-smoke.env.RATE="$3",tests.shortener-smoke.env.DURATION="${4}s",tests.shortener-smoke.env.WARMUP=3s \
+    --set tests.shortener-smoke.arguments=--no-thresholds "${where[@]}" || return 1
+  run="$(k -n "$NS" get jobs -l perflab.dev/run="$2" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
+  [ -n "$run" ] || { echo "  no runner Job of run $2" >&2; return 1; }
+  end=$((SECONDS + 60))
+  until pid="$(pgrep -f "testrun_name=$run" | head -n 1)" && [ -n "$pid" ]; do
+    [ $SECONDS -lt $end ] || { echo "  no k6 process of $run" >&2; return 1; }
+    sleep 0.2
+  done
+  python3 scripts/generator.py sample "$pid" "$WORK/$2.samples" &
+  sampler=$!
+  k -n "$NS" wait --for=condition=complete "job/$run" --timeout=$(($4 + 120))s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
+  wait "$sampler"
+  h uninstall "perflab-$2" -n "$NS" --wait --timeout 1m >/dev/null
+}
+pair_row() {  # PLACEMENT ID: the run's row, from Prometheus (k6's remote write, the kubelets' cAdvisor) and its samples
   # the system: the release's gateway and service pods, by name (cAdvisor's series carry no pod labels)
   local system_pods
   system_pods="$(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service \
     -o jsonpath='{range .items[*]}{.metadata.name}{"|"}{end}')"
-  "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" "$WORK/$id.samples" "$1" "$NS" "${system_pods%|}" <<'PY'
+  "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$2" "$WORK/$2.samples" "$1" "$NS" "${system_pods%|}" <<'PY'
 import json, sys, urllib.parse, urllib.request
 sys.path.insert(0, "scripts")
 from generator import cpu_use
