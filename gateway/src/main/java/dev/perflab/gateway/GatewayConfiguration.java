@@ -1,8 +1,12 @@
 package dev.perflab.gateway;
 
+import java.util.Locale;
+
 import io.lettuce.core.event.connection.DisconnectedEvent;
 import io.lettuce.core.resource.ClientResources;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationPredicate;
 import reactor.core.publisher.Flux;
 
@@ -35,6 +39,19 @@ class GatewayConfiguration {
 	ObservationPredicate skipRedirectObservations() {
 		return (name, context) -> !(context instanceof ServerRequestObservationContext server
 				&& server.getCarrier().getPath().value().startsWith("/s/"));
+	}
+
+	/**
+	 * The gateway's lab switch, exported as the services export theirs ({@code perflab_lab_switch_info}, the platform's
+	 * LabSwitches): the overview dashboard and an A/B report show which design answered.
+	 */
+	@Bean
+	MeterBinder gatewayLabSwitches(GatewayProperties properties) {
+		return registry -> Gauge.builder("perflab.lab.switch.info", () -> 1)
+			.description("A lab switch of this service and the value in effect (1)")
+			.tag("switch", "read-retry")
+			.tag("value", properties.readRetry().name().toLowerCase(Locale.ROOT).replace('_', '-'))
+			.register(registry);
 	}
 
 	/**

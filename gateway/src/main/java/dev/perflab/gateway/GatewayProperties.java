@@ -19,12 +19,23 @@ import org.springframework.util.unit.DataSize;
  * network, a load balancer) whose {@code X-Forwarded-For} entries are believed, e.g. {@code 10.0.0.0/8}; empty (the
  * default): the client address is the connection's peer and no forwarded header is read
  * ({@code PERFLAB_GATEWAY_TRUSTEDPROXIES}, comma-separated)
+ * @param readRetry lab switch: {@code connection-failures} (fixed: a GET or HEAD whose connection to the service failed
+ * before any answer is asked again, {@code ReadRetryFilter}) or {@code none} (every such failure reaches the caller as a
+ * 503: what a pod leaving under load costs without it); {@code PERFLAB_GATEWAY_READRETRY}
  */
 @ConfigurationProperties("perflab.gateway")
 public record GatewayProperties(@DefaultValue Jwt jwt,
 		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**", "/v3/api-docs/*" }) List<String> publicPaths,
 		@DefaultValue EdgeCache edgeCache, @DefaultValue BodyCache bodyCache, @DefaultValue RateLimit rateLimit,
-		@DefaultValue("true") boolean accessLog, @DefaultValue List<String> trustedProxies) {
+		@DefaultValue("true") boolean accessLog, @DefaultValue List<String> trustedProxies,
+		@DefaultValue("connection-failures") ReadRetry readRetry) {
+
+	/** {@code perflab.gateway.read-retry}: bound here so that a value other than these two fails the start. */
+	public enum ReadRetry {
+
+		CONNECTION_FAILURES, NONE
+
+	}
 
 	/**
 	 * @param issuer the {@code iss} every token must carry

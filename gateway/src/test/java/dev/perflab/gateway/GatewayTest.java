@@ -171,7 +171,8 @@ class GatewayTest extends GatewayTestSupport {
 		HttpResponse<String> scrape = CLIENT.send(
 				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/actuator/prometheus")).build(),
 				HttpResponse.BodyHandlers.ofString());
-		assertThat(scrape.body()).contains("jvm_memory_used_bytes");
+		assertThat(scrape.body()).contains("jvm_memory_used_bytes")
+			.containsPattern("perflab_lab_switch_info\\{[^}]*switch=\"read-retry\",value=\"connection-failures\"\\} 1");
 		assertThat(send(get("/actuator/health/readiness")).statusCode()).as("no token on the public port").isEqualTo(401);
 		HttpResponse<String> withToken = send(
 				get("/actuator/prometheus").header("Authorization", "Bearer " + Tokens.valid(user(), "1")));

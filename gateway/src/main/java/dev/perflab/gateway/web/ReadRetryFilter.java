@@ -6,6 +6,7 @@ import java.time.Duration;
 
 import reactor.core.publisher.Mono;
 
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
 import org.springframework.cloud.gateway.filter.GlobalFilter;
 import org.springframework.cloud.gateway.filter.NettyRoutingFilter;
@@ -29,8 +30,12 @@ import org.springframework.web.server.ServerWebExchange;
  * {@code retryWhen} companion (a Flux, a sink and a context per request) and, as a default filter, turns on
  * request-body caching on every route. Here a read that succeeds pays one {@code onErrorResume}; a write pays
  * nothing. It sits right before the {@link NettyRoutingFilter}, so a retry does not pass the rate limiter again.
+ * <p>
+ * The lab switch {@code perflab.gateway.read-retry}: {@code connection-failures} (this filter, the default) or
+ * {@code none} (no filter: the scale-in proof's run without its mechanism, scripts/test-node.sh).
  */
 @Component
+@ConditionalOnProperty(name = "perflab.gateway.read-retry", havingValue = "connection-failures", matchIfMissing = true)
 class ReadRetryFilter implements GlobalFilter, Ordered {
 
 	static final int RETRIES = 2;
