@@ -125,26 +125,29 @@ IMAGES_STEP="images: Jib builds and pushes every service"
 image_config_checked() {  # the pushed images' config: user, labels, env (the AOT cache's flag, nothing else)
   local name ref rc=0 rev; rev="$(git rev-parse HEAD)"
   while read -r name ref _; do
-    "$CRANE" config --insecure "$ref" | "$K8S_TOOLS_PYTHON" -c '
-import json, sys
-name, rev = sys.argv[1], sys.argv[2]
-c = json.load(sys.stdin)["config"]
-env = dict(e.split("=", 1) for e in c.get("Env", []))
-labels = c.get("Labels", {})
-bad = []
-if c.get("User") != "1000:1000": bad.append("user %r" % c.get("User"))
-if labels.get("org.opencontainers.image.revision") != rev: bad.append("revision label %r" % labels.get("org.opencontainers.image.revision"))
-if labels.get("org.opencontainers.image.title") != name: bad.append("title label %r" % labels.get("org.opencontainers.image.title"))
-for k in ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS"):
-    if k in env: bad.append("%s baked in" % k)
-if env.get("JDK_JAVA_OPTIONS") != "-XX:AOTCache=/app/aot/app.aot":
-    bad.append("JDK_JAVA_OPTIONS %r: only the AOT cache is named there" % env.get("JDK_JAVA_OPTIONS"))
-flags = [a for a in c.get("Entrypoint", []) if a.startswith("-X")]
-if flags: bad.append("JVM flags in the entrypoint: %s" % flags)
-print("  %-10s user %s, revision %s, ports %s%s" % (name, c.get("User"), rev[:12], sorted(c.get("ExposedPorts", {})), "" if not bad else "  BAD: " + "; ".join(bad)))
-sys.exit(1 if bad else 0)' "$name" "$rev" || rc=1
+    "$CRANE" config --insecure "$ref" | image_config_verdict "$name" "$rev" || rc=1
   done <"$WORK/images.txt"
   return $rc
+}
+
+image_config_verdict() {  # NAME REVISION, an image's config on stdin: one line, status 1 with what is wrong in it
+  local out
+  out="$(jq -r --arg name "$1" --arg rev "$2" '
+    .config as $c | ([$c.Env[]? | capture("^(?<key>[^=]*)=(?<value>.*)$")] | from_entries) as $env
+    | $c.Labels as $l | [
+        (select($c.User != "1000:1000") | "user \($c.User)"),
+        (select($l["org.opencontainers.image.revision"] != $rev) | "revision label \($l["org.opencontainers.image.revision"])"),
+        (select($l["org.opencontainers.image.title"] != $name) | "title label \($l["org.opencontainers.image.title"])"),
+        ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS" | select($env[.] != null) | "\(.) baked in"),
+        (select($env.JDK_JAVA_OPTIONS != "-XX:AOTCache=/app/aot/app.aot")
+          | "JDK_JAVA_OPTIONS \($env.JDK_JAVA_OPTIONS): only the AOT cache is named there"),
+        ([$c.Entrypoint[]? | select(startswith("-X"))] | select(length > 0) | "JVM flags in the entrypoint: \(join(" "))")
+      ] as $bad
+    | "  \($name)\t user \($c.User), revision \($rev[:12]), ports \($c.ExposedPorts // {} | keys)"
+      + (if $bad == [] then "" else "  BAD: " + ($bad | join("; ")) end),
+      ($bad == [])')" || return 1
+  head -n 1 <<<"$out" | expand -t 12
+  [ "$(tail -n 1 <<<"$out")" = true ]
 }
 
 install_wait() {
@@ -185,17 +188,13 @@ port_forward() {  # the README's way in: kubectl port-forward to the gateway's S
 }
 
 pods_report() {  # per pod: node, image, container start to Ready (the JVM's start-up on this node), restarts
-  k -n "$NS" get pods -o json | "$K8S_TOOLS_PYTHON" -c '
-import json, sys
-from datetime import datetime
-t = lambda s: datetime.strptime(s, "%Y-%m-%dT%H:%M:%SZ")
-for p in json.load(sys.stdin)["items"]:
-    st = p.get("status", {})
-    cs = (st.get("containerStatuses") or [{}])[0]
-    started = (cs.get("state", {}).get("running") or {}).get("startedAt")
-    ready = next((c.get("lastTransitionTime") for c in st.get("conditions", []) if c["type"] == "Ready" and c["status"] == "True"), None)
-    took = "%3d s" % (t(ready) - t(started)).total_seconds() if started and ready else "  -  "
-    print("  %-34s %-8s start-to-ready %s  restarts %s  %s" % (p["metadata"]["name"], st.get("phase"), took, cs.get("restartCount", "-"), cs.get("image", "")))'
+  k -n "$NS" get pods -o json | jq -r '.items[] | (.status // {}) as $st | ($st.containerStatuses // [{}])[0] as $cs
+    | $cs.state.running.startedAt as $started
+    | [$st.conditions[]? | select(.type == "Ready" and .status == "True") | .lastTransitionTime][0] as $ready
+    | [.metadata.name, $st.phase,
+       (if $started and $ready then ($ready | fromdateiso8601) - ($started | fromdateiso8601) else "-" end),
+       ($cs.restartCount // "-"), ($cs.image // "")] | @tsv' \
+    | awk -F'\t' '{ printf "  %-34s %-8s start-to-ready %5s  restarts %s  %s\n", $1, $2, ($3 == "-" ? "  -  " : $3 " s"), $4, $5 }'
 }
 
 curl_gw() { curl -sS --max-time 10 "$@"; }
@@ -447,27 +446,25 @@ PY
 reads_whole() {  # NAME RATE SECONDS: a reads.js run under a disruption, from $WORK/NAME-summary.json: no failed request,
   # no failed check, and at least 95% of the RATE x SECONDS offered requests made (a stall is not "no errors"); its
   # latency printed, not judged. SECONDS `run`: the run's own length (one ended early by k6_stop)
-  "$K8S_TOOLS_PYTHON" - "$WORK/$1-summary.json" "$1" "$2" "$3" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))["metrics"]
-reqs, failed = m["http_reqs"]["values"]["count"], m["http_req_failed"]["values"]["passes"]
-bad_checks, d = m["checks"]["values"]["fails"], m["http_req_duration"]["values"]
-secs = json.load(open(sys.argv[1]))["state"]["testRunDurationMs"] / 1000 if sys.argv[4] == "run" else int(sys.argv[4])
-offered = int(int(sys.argv[3]) * secs)
-print(f"  {sys.argv[2]}: {reqs} of {offered} offered requests made, {failed} failed, {bad_checks} checks failed;"
-      f" latency (not judged) p50 {d['med']:.0f} ms, p95 {d['p(95)']:.0f} ms, max {d['max']:.0f} ms")
-sys.exit(0 if failed == 0 and bad_checks == 0 and reqs >= 0.95 * offered else 1)
-PY
+  local out
+  out="$(jq -r --arg name "$1" --argjson rate "$2" --arg secs "$3" '
+    .metrics as $m | $m.http_reqs.values.count as $reqs | $m.http_req_failed.values.passes as $failed
+    | $m.checks.values.fails as $bad | $m.http_req_duration.values as $d
+    | ($rate * (if $secs == "run" then .state.testRunDurationMs / 1000 else ($secs | tonumber) end) | floor) as $offered
+    | "  \($name): \($reqs) of \($offered) offered requests made, \($failed) failed, \($bad) checks failed; latency (not"
+      + " judged) p50 \($d.med | round) ms, p95 \($d["p(95)"] | round) ms, max \($d.max | round) ms",
+      ($failed == 0 and $bad == 0 and $reqs >= 0.95 * $offered)' "$WORK/$1-summary.json")" || return 1
+  head -n 1 <<<"$out"
+  [ "$(tail -n 1 <<<"$out")" = true ]
 }
 
 live_pods() {  # NAME [count]: the service's pods that are Ready and not terminating, one name per line; with
   # `count`, one line "<all pods> <live pods>" from the same listing
-  k -n "$NS" get pods -l app.kubernetes.io/name="$1" -o json | "$K8S_TOOLS_PYTHON" -c '
-import json, sys
-pods = json.load(sys.stdin)["items"]
-live = [p["metadata"]["name"] for p in pods if not p["metadata"].get("deletionTimestamp")
-        and any(c["type"] == "Ready" and c["status"] == "True" for c in p.get("status", {}).get("conditions", []))]
-print(len(pods), len(live)) if sys.argv[1:] == ["count"] else print(*live, sep="\n")' ${2:+"$2"}
+  k -n "$NS" get pods -l app.kubernetes.io/name="$1" -o json | jq -r --arg mode "${2:-}" '
+    .items as $all
+    | [$all[] | select(.metadata.deletionTimestamp == null
+        and any(.status.conditions[]?; .type == "Ready" and .status == "True")) | .metadata.name] as $live
+    | if $mode == "count" then "\($all | length) \($live | length)" else $live[] end'
 }
 
 settled() {  # NAME: waits (up to 2 min) until the Deployment's pods are only its live replicas: none terminating, none
@@ -687,10 +684,9 @@ placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on 
   k delete namespace perflab-placement --wait=false >/dev/null
   echo "  probe on the system node: alone $alone ms; a busy pod on the load node $beside ms ($(ratio "$beside" "$alone")x); the same pod on the system node $colocated ms ($(ratio "$colocated" "$alone")x)"
   echo "  apart / co-located: $(ratio "$beside" "$colocated")"
-  "$K8S_TOOLS_PYTHON" -c 'import sys; a, b, c = map(float, sys.argv[1:]); sys.exit(0 if c > 1.6 * a and b < 0.75 * c else 1)' \
-    "$alone" "$beside" "$colocated" || { echo "  expected: co-located > 1.6x alone, apart < 0.75x co-located"; return 1; }
+  awk -v a="$alone" -v b="$beside" -v c="$colocated" 'BEGIN { exit !(c > 1.6 * a && b < 0.75 * c) }' || { echo "  expected: co-located > 1.6x alone, apart < 0.75x co-located"; return 1; }
 }
-ratio() { "$K8S_TOOLS_PYTHON" -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'; }
 
 # One short run of the same arrival-rate load with its runners on the load node and on the system node (co-located,
 # as every figure taken on one machine): the system's throughput and p95 (runners' histograms merged), each runner's
