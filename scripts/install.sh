@@ -34,7 +34,7 @@ if [ ! -x "$K6_BIN" ]; then
   log "building k6 $K6_VERSION (once; cached in $PERFLAB_CACHE/bin)"
   mkdir -p "$PERFLAB_CACHE/bin"
   tmp=$(mktemp -d)
-  GOBIN="$tmp" GOFLAGS=-mod=mod go install "go.k6.io/k6@$K6_VERSION"
+  GOBIN="$tmp" GOFLAGS=-mod=mod GOGC=400 go install -gcflags=all=-dwarf=false "go.k6.io/k6@$K6_VERSION"   # as k8s-tools.sh's _go
   mv "$tmp/k6" "$K6_BIN"
   rm -rf "$tmp"
 fi

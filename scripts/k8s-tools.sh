@@ -71,12 +71,17 @@ _k8s_log() { printf '\033[1m[k8s-tools]\033[0m %s\n' "$*" >&2; }
 # go_build_pinned NAME MODULE VERSION PACKAGE [ldflags]: builds PACKAGE of MODULE@VERSION into $K8S_TOOLS_BIN/NAME-VERSION.
 # `go install mod@v` is refused for modules with replace directives (helm has none today, kwok may), so build inside
 # a throwaway module that requires the pinned version; -mod=mod lets go fill go.sum from the proxy and checksum db.
+# `go build`/`go install` of these tools: the compiler's GC at 400 and no DWARF (every binary is stripped anyway),
+# for these builds only (the tools they build run with Go's defaults). Measured here, metrics-server from an empty
+# build cache: 266 -> 243 s of CPU, 158 -> 130 s of wall.
+_go() { GOGC=400 go "$1" -gcflags=all=-dwarf=false "${@:2}"; }
+
 _go_build_pinned() {
   local name="$1" module="$2" version="$3" pkg="$4" ldflags="${5:-}" out="$K8S_TOOLS_BIN/$1-$3"
   [ -x "$out" ] && return 0
   _k8s_log "building $name $version ($pkg)"
   local tmp; tmp="$(mktemp -d)"
-  if (cd "$tmp" && GOBIN="$tmp/bin" GOTOOLCHAIN=local CGO_ENABLED=0 go install -ldflags "$ldflags" "$pkg@$version") \
+  if (cd "$tmp" && GOBIN="$tmp/bin" GOTOOLCHAIN=local CGO_ENABLED=0 _go install -ldflags "$ldflags" "$pkg@$version") \
       && [ -x "$tmp/bin/$(basename "$pkg")" ]; then
     mv "$tmp/bin/$(basename "$pkg")" "$out"
   else
@@ -90,7 +95,7 @@ _go_build_pinned() {
       local gomod; gomod="$(GOTOOLCHAIN=local go mod download -json "$module@$version" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
       awk '/^replace[ \t]*\(/{inb=1;next} inb&&/^\)/{inb=0;next} inb{print "replace " $0} /^replace [^(]/{print}' "$gomod" \
         | grep -v '=> \.' >> go.mod || true
-      GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -ldflags "$ldflags" -o "$out.tmp" "$pkg"
+      GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 _go build -ldflags "$ldflags" -o "$out.tmp" "$pkg"
       mv "$out.tmp" "$out"
     ) || { rm -rf "$tmp"; _k8s_log "FAILED to build $name $version"; return 1; }
   fi
@@ -156,7 +161,7 @@ _build_k8s() {
     local ld="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor"
     for b in "${missing[@]}"; do
       local t0=$SECONDS
-      go build -ldflags "$ld" -o "$K8S_TOOLS_BIN/$b-$K8S_VERSION.tmp" "k8s.io/kubernetes/cmd/$b"
+      _go build -ldflags "$ld" -o "$K8S_TOOLS_BIN/$b-$K8S_VERSION.tmp" "k8s.io/kubernetes/cmd/$b"
       mv "$K8S_TOOLS_BIN/$b-$K8S_VERSION.tmp" "$K8S_TOOLS_BIN/$b-$K8S_VERSION"
       _k8s_log "built $b in $((SECONDS - t0)) s"
     done
@@ -217,7 +222,7 @@ _build_coredns() {
       printf '\t"github.com/coredns/coredns/coremain"\n)\n\nfunc main() { coremain.Run() }\n'
     } > main.go
     go mod download "github.com/coredns/coredns@$COREDNS_VERSION"
-    go build -ldflags "-s -w" -o "$COREDNS.tmp" .
+    _go build -ldflags "-s -w" -o "$COREDNS.tmp" .
     mv "$COREDNS.tmp" "$COREDNS"
   ) || { rm -rf "$tmp"; _k8s_log "FAILED to build coredns $COREDNS_VERSION"; return 1; }
   rm -rf "$tmp"
@@ -255,7 +260,7 @@ func main() {
 	}
 }
 EOF
-  (cd "$tmp" && GOTOOLCHAIN=local CGO_ENABLED=0 go build -ldflags "-s -w" -o "$PERFLAB_PAUSE.tmp" . && mv "$PERFLAB_PAUSE.tmp" "$PERFLAB_PAUSE") \
+  (cd "$tmp" && GOTOOLCHAIN=local CGO_ENABLED=0 _go build -ldflags "-s -w" -o "$PERFLAB_PAUSE.tmp" . && mv "$PERFLAB_PAUSE.tmp" "$PERFLAB_PAUSE") \
     || { rm -rf "$tmp"; _k8s_log "FAILED to build perflab-pause"; return 1; }
   rm -rf "$tmp"
 }

@@ -140,11 +140,14 @@ routes_digest() { cat "$PERFLAB_GATEWAY_ROUTES_DIR"/*.yaml | sha256sum | cut -c1
 # this machine's JVM with the flags it runs with, once per build: kept by content in $PERFLAB_CACHE/aot-local (the
 # digest of the classes it loads, as scripts/images.sh keeps the images'), so a restart of the same build, a later
 # `make up` or another checkout of the same commit takes it. The training is a Spring context refresh that stops
-# before anything starts (-Dspring.context.exit=onRefresh), the apps that miss one trained side by side before they
-# start. A cache the JVM cannot map is refused in the app's log and the app starts without it: wait_ready says so
-# and drops it, so the next start trains one that maps. AOT=0 starts without any.
+# before anything starts (-Dspring.context.exit=onRefresh). An app whose build has none yet starts without one at
+# once, and once the apps are ready its cache is trained beside them at the idle class (CPU and disk), for its next
+# start: trained before the start, the six caches of a new build held a start for ~2:50 on two cores, longer than
+# what they save in one start. A cache the JVM cannot map is refused in the app's log and the app starts without it:
+# wait_ready says so and drops it, so a later training makes one that maps. AOT=0 starts without any.
+AOT_SCRATCH="$PERFLAB_RUN/aot-scratch"   # the trainings under way (emptied when the trainer is stopped)
 aot_train() { # name launch-jar cache
-  local dir t0=$SECONDS; dir="$(mktemp -d "${TMPDIR:-/tmp}/perflab-aot.XXXXXX")"
+  local dir t0=$SECONDS; mkdir -p "$AOT_SCRATCH"; dir="$(mktemp -d "$AOT_SCRATCH/XXXXXX")"
   if (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
       java -XX:AOTCacheOutput="$dir/app.aot" -Dspring.context.exit=onRefresh -jar "$2") >"$LOGS/$1.aot.log" 2>&1 \
       && [ -s "$dir/app.aot" ]; then
@@ -157,10 +160,40 @@ aot_train() { # name launch-jar cache
   rm -rf "$dir"
 }
 
-# start_apps name:module:port...: every app that is not running its current build is stopped, the caches its new
-# build misses trained, and all of them started before any is waited for (a JVM start is mostly one core's work)
+# The trainer: every app whose launch jar (.run/jars) has no cache for its build gets one, one after the other, in a
+# session of its own at the idle class (CPU and disk), stopped by `down` or `aot-train stop`; one at a time, what a
+# start misses while one runs a later start trains. `up` and `start` start it once the apps are ready, unless
+# AOT_TRAIN=later (make test: it starts it itself, when no k6 phase is left to share the machine with it).
+aot_missing() {  # name:launch-jar:cache of each app whose build has no cache yet
+  local app n m p launch cache
+  [ "${AOT:-1}" != 0 ] || return 0
+  for app in "${APPS[@]}"; do
+    IFS=: read -r n m p <<<"$app"
+    [ -f "$PERFLAB_RUN/jars/$n.jar" ] || continue
+    launch="$(launch_jar "$PERFLAB_RUN/jars/$n.jar")" && cache="$(aot_cache "$n" "$launch")" || continue
+    [ -s "$cache" ] || echo "$n:$launch:$cache"
+  done
+}
+aot_train_beside() {
+  local missing
+  if running aot-train; then return 0; fi
+  missing="$(aot_missing | xargs)"
+  [ -n "$missing" ] || return 0
+  log "AOT caches trained beside, for the next start (idle class; $LOGS/aot-train.log): $(tr ' ' '\n' <<<"$missing" | cut -d: -f1 | xargs)"
+  # setsid execs in place (no job control here): the pid file names the session's leader, its JVM is in the session
+  # shellcheck disable=SC2086
+  start aot-train setsid chrt --idle 0 ionice -c 3 "$PERFLAB_ROOT/scripts/stack.sh" aot-train-now $missing
+}
+aot_train_stop() {  # the whole session at once: a training JVM asked to stop would assemble its cache first
+  ! running aot-train || kill -KILL -- -"$(cat "$PIDS/aot-train.pid")" 2>/dev/null || true
+  stop aot-train
+  rm -rf "$AOT_SCRATCH"
+}
+
+# start_apps name:module:port...: every app that is not running its current build is stopped and all of them started
+# before any is waited for (a JVM start is mostly one core's work), each from its build's AOT cache when there is one
 start_apps() {
-  local app n m p launch cache starting=() missing=() running_jobs=()
+  local app n m p launch cache starting=()
   mkdir -p "$AOT_LOCAL"
   for app in "$@"; do
     IFS=: read -r n m p <<<"$app"
@@ -168,14 +201,7 @@ start_apps() {
     launch="$(launch_jar "$PERFLAB_RUN/jars/$n.jar")"
     cache=""; [ "${AOT:-1}" = 0 ] || cache="$(aot_cache "$n" "$launch")"
     starting+=("$n:$p:$launch:$cache")
-    [ -z "$cache" ] || [ -s "$cache" ] || missing+=("$n:$launch:$cache")
   done
-  for app in "${missing[@]}"; do
-    IFS=: read -r n launch cache <<<"$app"
-    aot_train "$n" "$launch" "$cache" & running_jobs+=($!)
-    if [ ${#running_jobs[@]} -ge "$(nproc)" ]; then wait "${running_jobs[0]}"; running_jobs=("${running_jobs[@]:1}"); fi
-  done
-  for p in "${running_jobs[@]}"; do wait "$p"; done
   for app in "${starting[@]}"; do
     IFS=: read -r n p launch cache <<<"$app"
     local aot=""; [ -z "$cache" ] || [ ! -s "$cache" ] || aot=" -XX:AOTCache=$cache"
@@ -274,6 +300,7 @@ up() {
   build_jars "${modules[@]}"
   start_apps "${APPS[@]}"
   for app in "${APPS[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
+  [ "${AOT_TRAIN:-}" = later ] || aot_train_beside
   start_prometheus
   log "gateway    http://127.0.0.1:$PERFLAB_GATEWAY_PORT   (the only public entry point)"
   for app in "${APPS[@]}"; do
@@ -301,6 +328,7 @@ stop() { # name
 
 down() {
   local app
+  aot_train_stop
   stop prometheus
   for app in "${APPS[@]}"; do stop "$(cut -d: -f1 <<<"$app")"; done
   for s in sms-sink smtp mongo-wire redis mariadb; do stop "$s"; done
@@ -328,7 +356,13 @@ case "${1:-}" in
     mods=(); for app in "${picked[@]}"; do mods+=("$(cut -d: -f2 <<<"$app")"); done
     [ ${#mods[@]} -eq 0 ] || build_jars "${mods[@]}"
     [ ${#picked[@]} -eq 0 ] || start_apps "${picked[@]}"
-    for app in "${picked[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done ;;
+    for app in "${picked[@]}"; do IFS=: read -r n m p <<<"$app"; wait_ready "$n" "$p" 120; done
+    [ "${AOT_TRAIN:-}" = later ] || aot_train_beside ;;
+  aot-train) # [stop]: the trainer started beside (it returns at once), or stopped
+    if [ "${2:-}" = stop ]; then aot_train_stop; else aot_train_beside; fi ;;
+  aot-train-now) # name:launch-jar:cache...: the trainer itself (aot_train_beside)
+    shift
+    for app in "$@"; do IFS=: read -r n launch cache <<<"$app"; [ -s "$cache" ] || aot_train "$n" "$launch" "$cache"; done ;;
   stop) stop "$2" ;;
   kill) # kill -9, as a crash would, and wait until the process is gone
     if running "$2"; then
