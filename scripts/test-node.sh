@@ -672,19 +672,35 @@ placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on 
   # clearly less than beside it (< 0.75x the co-located time; sharing its CPU would cost the same). Judged against the
   # co-located arm, not against "alone": the machine's two vCPUs are not fully independent of each other or of the
   # host (seen: a busy pod on the other CPU cost the probe 1.09x in one run and 1.42x in another, co-located 2.15x)
+  # A round is taken again, three at most, when the rule fails: the host's own work (its control plane, Prometheus,
+  # kube-router, unconfined) now and then slows the probe for a whole round (seen: alone 1,963 ms, a busy pod on the
+  # load node 2,496 ms, beside it 2,746 ms, against ~1,350 / ~1,450 / ~2,700 in other runs); nodes that are not apart
+  # fail every round (the co-located arm is then no slower than the apart one)
+  local round
+  for round in 1 2 3; do
+    placement_round "$round" && return 0
+  done
+  echo "  expected: co-located > 1.6x alone, apart < 0.75x co-located (three rounds)"
+  return 1
+}
+placement_round() {  # ROUND: one round of the probe alone, with a busy pod on the load node, with it on the system node
+  local alone beside colocated r=$1 rc=0
   k create namespace perflab-placement >/dev/null 2>&1
   cpus_apart || return 1
-  local alone beside colocated
-  alone="$(probe_ms probe-alone)" || return 1
-  burner burn-load load || return 1
-  beside="$(probe_ms probe-beside)" || return 1
-  k -n perflab-placement delete pod burn-load --wait=false >/dev/null
-  burner burn-system system || return 1
-  colocated="$(probe_ms probe-colocated)" || return 1
-  k delete namespace perflab-placement --wait=false >/dev/null
-  echo "  probe on the system node: alone $alone ms; a busy pod on the load node $beside ms ($(ratio "$beside" "$alone")x); the same pod on the system node $colocated ms ($(ratio "$colocated" "$alone")x)"
-  echo "  apart / co-located: $(ratio "$beside" "$colocated")"
-  awk -v a="$alone" -v b="$beside" -v c="$colocated" 'BEGIN { exit !(c > 1.6 * a && b < 0.75 * c) }' || { echo "  expected: co-located > 1.6x alone, apart < 0.75x co-located"; return 1; }
+  alone="$(probe_ms "probe-alone-$r")" || return 1
+  burner "burn-load-$r" load || return 1
+  beside="$(probe_ms "probe-beside-$r")" || return 1
+  k -n perflab-placement delete pod "burn-load-$r" --grace-period=1 >/dev/null
+  burner "burn-system-$r" system || return 1
+  colocated="$(probe_ms "probe-colocated-$r")" || return 1
+  echo "  round $r, probe on the system node: alone $alone ms; a busy pod on the load node $beside ms ($(ratio "$beside" "$alone")x); the same pod on the system node $colocated ms ($(ratio "$colocated" "$alone")x); apart / co-located: $(ratio "$beside" "$colocated")"
+  awk -v a="$alone" -v b="$beside" -v c="$colocated" 'BEGIN { exit !(c > 1.6 * a && b < 0.75 * c) }' || rc=1
+  if [ "$rc" = 0 ] || [ "$r" = 3 ]; then
+    k delete namespace perflab-placement --wait=false >/dev/null
+  else   # the next round begins with no busy pod left
+    k -n perflab-placement delete pod "burn-system-$r" --grace-period=1 >/dev/null
+  fi
+  return $rc
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'; }
 
