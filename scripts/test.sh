@@ -80,16 +80,23 @@ trap finish EXIT
 # stack phase for ~2:45 on two cores, every CPU of it needed by a cold run's tool build
 export AOT_TRAIN=later
 
+# the infra and chart checks as one background job runs them (warm: beside the module tests; cold: after the office day)
+infra_chart_checks() {
+  local t0=$SECONDS rc=0
+  scripts/test-infra.sh || rc=1
+  scripts/test-chart.sh || rc=1
+  echo "infra and chart checks: $((SECONDS - t0)) s in the background"
+  return $rc
+}
+export -f infra_chart_checks
+
 phase "tools (packages, k6, GreenMail; the Go-built ones start in the background)" 15
 scripts/install.sh
 scripts/k8s-tools.sh packages && scripts/infra-tools.sh packages
 if tools_ready; then
   # warm: the infra and chart checks need no local stack, and run beside the module tests, the stack and e2e
   CHECKS_BESIDE=1
-  background "$PERFLAB_RUN/logs/infra-chart.log" bash -c 't0=$SECONDS
-    scripts/test-infra.sh; i=$?
-    scripts/test-chart.sh; c=$?
-    echo "infra and chart checks: $((SECONDS - t0)) s in the background"; exit $((i || c))' 
+  background "$PERFLAB_RUN/logs/infra-chart.log" bash -c infra_chart_checks
 else
   # cold: the Go-built tools (~11 min of building on 2 cores) build beside the Java phases; infra and chart run after them
   CHECKS_BESIDE=0
@@ -217,11 +224,7 @@ MD
   images_beside() {
     IMAGES_FROM="$PERFLAB_RUN/images/listing.txt"
     mkdir -p "$PERFLAB_RUN/images"
-    background "$PERFLAB_RUN/logs/beside-k6.log" bash -c 't0=$SECONDS
-      if [ "$1" = 0 ]; then
-        scripts/test-infra.sh; i=$?; scripts/test-chart.sh; c=$?
-        echo "infra and chart checks: $((SECONDS - t0)) s in the background"; [ $((i || c)) = 0 ] || exit 1
-      fi
+    background "$PERFLAB_RUN/logs/beside-k6.log" bash -c '[ "$1" = 1 ] || infra_chart_checks || exit 1
       t1=$SECONDS
       BASE_IMAGE=local PACKAGED=1 scripts/images.sh >"$0" 2>"$0.log" || { tail -n 40 "$0.log"; exit 1; }
       echo "the real node'"'"'s images built in $((SECONDS - t1)) s in the background"' "$IMAGES_FROM" "$CHECKS_BESIDE"
