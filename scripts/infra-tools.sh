@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The pinned tools the Terraform and workflow checks use, built once per version into $PERFLAB_CACHE (skipped when
 # there): terraform (the binary on PATH when it is exactly the pinned version, otherwise built from the Go module
-# proxy), the hashicorp/helm provider (built from the Go proxy at a pinned commit and served to terraform from a
+# proxy), the hashicorp/helm provider (built by k8s-tools.sh at a pinned commit and served to terraform from a
 # filesystem mirror: no registry is reached), actionlint (Go proxy) and shellcheck (Debian's package).
 #
 #   scripts/infra-tools.sh           build/install whatever is missing
@@ -13,9 +13,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/k8s-tools.sh"
 
 TERRAFORM_VERSION="${TERRAFORM_VERSION:-v1.11.4}"
 ACTIONLINT_VERSION="${ACTIONLINT_VERSION:-v1.7.12}"
-# hashicorp/terraform-provider-helm has no Go-importable v3 tags (its module path has no /v3), so it is pinned by
-# commit: 3.2.0 and the fixes merged up to 2026-06-29. The mirror serves it as 3.2.0, the version it reports.
-HELM_PROVIDER_COMMIT="${HELM_PROVIDER_COMMIT:-v1.3.3-0.20260629194918-a4f1c1d8b008}"
+# The hashicorp/helm provider is pinned by commit (HELM_PROVIDER_COMMIT) and built by k8s-tools.sh in its shared
+# module (it links helm and client-go); the mirror serves it as 3.2.0, the version it reports.
 HELM_PROVIDER_VERSION="${HELM_PROVIDER_VERSION:-3.2.0}"
 
 TERRAFORM="$K8S_TOOLS_BIN/terraform-$TERRAFORM_VERSION"
@@ -36,8 +35,7 @@ _install_terraform() {
 }
 
 _install_helm_provider() {
-  _go_build_pinned terraform-provider-helm github.com/hashicorp/terraform-provider-helm "$HELM_PROVIDER_COMMIT" \
-    github.com/hashicorp/terraform-provider-helm || return 1
+  _build_shared terraform-provider-helm || return 1
   local dir="$TERRAFORM_MIRROR/registry.terraform.io/hashicorp/helm/$HELM_PROVIDER_VERSION/linux_amd64"
   mkdir -p "$dir"
   [ -x "$dir/terraform-provider-helm_v$HELM_PROVIDER_VERSION" ] \

@@ -3,7 +3,7 @@
 # $PERFLAB_CACHE/bin/<name>-<version>; a tool already there is skipped. No prebuilt binary is fetched:
 # everything comes from the Go module proxy (built here), PyPI or Debian packages.
 #
-#   scripts/k8s-tools.sh            build/install whatever is missing (cold: ~20 min on 2 cores, warm: <1 s)
+#   scripts/k8s-tools.sh            build/install whatever is missing (cold: ~7 min on 2 cores, warm: <1 s)
 #   scripts/k8s-tools.sh packages   only the Debian packages (etcd, promtool, the node's)
 #   scripts/k8s-tools.sh helm       those and helm
 #   scripts/k8s-tools.sh paths      print NAME=path lines
@@ -68,8 +68,9 @@ K8S_TOOLS_PYTHON="$K8S_TOOLS_VENV/bin/python"
 
 _k8s_log() { printf '\033[1m[k8s-tools]\033[0m %s\n' "$*" >&2; }
 
-# go_build_pinned NAME MODULE VERSION PACKAGE [ldflags]: builds PACKAGE of MODULE@VERSION into $K8S_TOOLS_BIN/NAME-VERSION.
-# `go install mod@v` is refused for modules with replace directives (helm has none today, kwok may), so build inside
+# go_build_pinned NAME MODULE VERSION PACKAGE [ldflags]: builds PACKAGE of MODULE@VERSION into $K8S_TOOLS_BIN/NAME-VERSION,
+# with its own go.mod's pins (kube-router, and infra-tools.sh's small ones; the others: the shared module below).
+# `go install mod@v` is refused for modules with replace directives, so build inside
 # a throwaway module that requires the pinned version; -mod=mod lets go fill go.sum from the proxy and checksum db.
 # `go build`/`go install` of these tools: the compiler's GC at 400 and no DWARF (every binary is stripped anyway),
 # for these builds only (the tools they build run with Go's defaults). Measured here, metrics-server from an empty
@@ -102,26 +103,116 @@ _go_build_pinned() {
   rm -rf "$tmp"
 }
 
-# helm's Makefile stamps the Kubernetes version of its client-go as the default .Capabilities.KubeVersion (used by
-# `helm template` and lint); without it helm claims v1.20 and every kubeVersion constraint fails.
-_build_helm() {
-  [ -x "$HELM" ] && return 0
-  local gomod minor
-  gomod="$(cd /tmp && GOTOOLCHAIN=local go mod download -json "helm.sh/helm/v3@$HELM_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-  minor="$(sed -n 's|^[[:space:]]*k8s.io/client-go v0\.\([0-9]*\)\..*|\1|p' "$gomod" | head -1)"
-  local v="-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$minor"
-  v="$v -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$minor"
-  _go_build_pinned helm helm.sh/helm/v3 "$HELM_VERSION" helm.sh/helm/v3/cmd/helm \
-    "-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION $v"
+# The Go tools that link the Kubernetes libraries, and the small ones beside them, are built from ONE wrapper module
+# ($PERFLAB_CACHE/build/go-tools-<key>): k8s.io/kubernetes at K8S_VERSION (its staging modules, which its go.mod points
+# at ./staging with version v0.0.0, re-pointed at their published v0.X.Y tags) with every other tool required beside
+# it, and each library Kubernetes requires held at Kubernetes' own version (replace). So the Kubernetes binaries are
+# built from exactly their go.mod's library set, and each package the tools share (client-go, apiserver, grpc, ...)
+# is compiled once instead of once per tool's own pins (six sets of the Kubernetes libraries before: helm's v0.37.0,
+# kwok's, metrics-server's, helm-unittest's, CoreDNS's, the Helm provider's). The other tools link that set instead
+# of their own go.mod's (helm v3.22.0 links client-go v0.36.3, not v0.37.0); each compiles, and each is run by the
+# tests that use it. Measured from empty build caches, everything this script and infra-tools.sh build, one run each:
+# 1,380 -> 728 s of CPU (7:17 of wall alone; kube-apiserver 197 -> 66 s, helm first at 108 s). kube-router v2.1.0 does not compile against that set (its docker client wants an
+# older go-connections) and keeps a module of its own (_go_build_pinned), as do the small ones of infra-tools.sh.
+K8S_MINOR="${K8S_VERSION#v1.}"; K8S_MINOR="${K8S_MINOR%%.*}"
+# hashicorp/terraform-provider-helm (scripts/infra-tools.sh serves it to terraform) has no Go-importable v3 tags (its
+# module path has no /v3), so it is pinned by commit: 3.2.0 and the fixes merged up to 2026-06-29. Built here, in the
+# shared module: it links helm and client-go too.
+HELM_PROVIDER_COMMIT="${HELM_PROVIDER_COMMIT:-v1.3.3-0.20260629194918-a4f1c1d8b008}"
+
+# name|module|version|package|ldflags of each tool built in the shared module. helm's Makefile stamps the Kubernetes
+# minor of the client-go it links as the default .Capabilities.KubeVersion (used by `helm template` and lint); without
+# it helm claims v1.20 and every kubeVersion constraint fails.
+_shared_tools() {
+  local k8s_ld="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$K8S_MINOR"
+  local helm_ld="-s -w -X helm.sh/helm/v3/internal/version.version=$HELM_VERSION" p b
+  for p in chartutil lint/rules; do
+    helm_ld="$helm_ld -X helm.sh/helm/v3/pkg/$p.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/$p.k8sVersionMinor=$K8S_MINOR"
+  done
+  printf '%s\n' \
+    "helm|helm.sh/helm/v3|$HELM_VERSION|helm.sh/helm/v3/cmd/helm|$helm_ld" \
+    "kubeconform|github.com/yannh/kubeconform|$KUBECONFORM_VERSION|github.com/yannh/kubeconform/cmd/kubeconform|-s -w" \
+    "kwok|sigs.k8s.io/kwok|$KWOK_VERSION|sigs.k8s.io/kwok/cmd/kwok|-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION" \
+    "crane|github.com/google/go-containerregistry|$CRANE_VERSION|github.com/google/go-containerregistry/cmd/crane|-s -w" \
+    "helm-unittest|github.com/helm-unittest/helm-unittest|$HELM_UNITTEST_VERSION|github.com/helm-unittest/helm-unittest/cmd/helm-unittest|-s -w -X github.com/helm-unittest/helm-unittest/internal/build.version=${HELM_UNITTEST_VERSION#v}" \
+    "helm-docs|github.com/norwoodj/helm-docs|$HELM_DOCS_VERSION|github.com/norwoodj/helm-docs/cmd/helm-docs|-s -w -X main.version=${HELM_DOCS_VERSION#v}" \
+    "coredns|github.com/coredns/coredns|$COREDNS_VERSION|./coredns|-s -w" \
+    "metrics-server|sigs.k8s.io/metrics-server|$METRICS_SERVER_VERSION|sigs.k8s.io/metrics-server/cmd/metrics-server|-s -w -X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION" \
+    "terraform-provider-helm|github.com/hashicorp/terraform-provider-helm|$HELM_PROVIDER_COMMIT|github.com/hashicorp/terraform-provider-helm|-s -w"
+  for b in kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kube-proxy; do
+    printf '%s\n' "$b|k8s.io/kubernetes|$K8S_VERSION|k8s.io/kubernetes/cmd/$b|$k8s_ld"
+  done
+}
+
+# _shared_module: prints the shared module's directory, written once per set of pinned versions.
+_shared_module() {
+  local requires key dir
+  requires="$(_shared_tools | awk -F'|' '{print $2, $3}' | sort -u)"
+  key="$(printf '%s\n' "$requires" | sha256sum | cut -c1-12)"
+  dir="$PERFLAB_CACHE/build/go-tools-$key"
+  if [ ! -f "$dir/go.mod" ]; then
+    (
+      set -e
+      rm -rf "$dir.tmp"; mkdir -p "$dir.tmp/coredns"; cd "$dir.tmp"
+      export GOTOOLCHAIN=local GOFLAGS=-mod=mod
+      local m v gomod k8s_gomod
+      k8s_gomod="$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+      {
+        printf 'module perflab.local/tools\n\ngo 1.25\n\nrequire (\n'
+        printf '%s\n' "$requires" | while read -r m v; do printf '\t%s %s\n' "$m" "$v"; done
+        printf ')\n\n'
+        # A dependency's replace lines are ignored by go: re-state each tool's remote ones (its local ones are not
+        # needed), then Kubernetes' staging modules at their tags and its own pins. One replacement per module.
+        printf '%s\n' "$requires" | while read -r m v; do
+          gomod="$(go mod download -json "$m@$v" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+          awk '/^replace[ \t]*\(/{inb=1;next} inb&&/^\)/{inb=0;next} inb{print "replace " $0} /^replace [^(]/{print}' "$gomod" \
+            | grep -v '=> \.' || true
+        done
+        grep -oE 'k8s\.io/[a-z0-9-]+ => \./staging/src/k8s\.io/[a-z0-9-]+' "$k8s_gomod" | awk '{print $1}' \
+          | grep -vE 'k8s\.io/sample-(cli-plugin|controller)$' \
+          | while read -r m; do printf 'replace %s => %s v0.%s\n' "$m" "$m" "${K8S_VERSION#v1.}"; done
+        awk '/^require[ \t]*\(/{inb=1;next} inb&&/^\)/{inb=0;next} inb&&NF>=2&&$2!="v0.0.0"{print "replace " $1 " => " $1 " " $2}' "$k8s_gomod"
+      } | awk '!/^replace /{print; next} !seen[$2]++' > go.mod.new
+      mv go.mod.new go.mod
+      {
+        printf 'package main\n\n// CoreDNS with only the plugins the cluster DNS uses (the full build pulls every cloud SDK).\nimport (\n'
+        for m in bind kubernetes forward cache errors log health ready loop reload loadbalance; do
+          printf '\t_ "github.com/coredns/coredns/plugin/%s"\n' "$m"
+        done
+        printf '\t"github.com/coredns/coredns/coremain"\n)\n\nfunc main() { coremain.Run() }\n'
+      } > coredns/main.go
+      go mod download
+    ) >&2 || { rm -rf "$dir.tmp"; _k8s_log "FAILED to write the shared tools module"; return 1; }
+    rm -rf "$dir"; mv "$dir.tmp" "$dir"
+  fi
+  printf '%s\n' "$dir"
+}
+
+# _build_shared [NAME...]: builds the named tools of the shared module (all of them without names) that are missing,
+# one `go build` each into $K8S_TOOLS_BIN/NAME-VERSION (the packages they share compile once, in go's build cache).
+_build_shared() {
+  local want=" ${*:-} " missing=() name module version pkg ld
+  while IFS='|' read -r name module version pkg ld; do
+    [ "$want" = "  " ] || [[ "$want" == *" $name "* ]] || continue
+    [ -x "$K8S_TOOLS_BIN/$name-$version" ] || missing+=("$name|$version|$pkg|$ld")
+  done < <(_shared_tools)
+  [ ${#missing[@]} -eq 0 ] && return 0
+  local dir; dir="$(_shared_module)" || return 1
+  _k8s_log "building ${#missing[@]} tools in one module ($dir; cold: ~15 min on 2 cores)"
+  local t row out
+  for row in "${missing[@]}"; do
+    IFS='|' read -r name version pkg ld <<<"$row"
+    out="$K8S_TOOLS_BIN/$name-$version"; t=$SECONDS
+    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 _go build -ldflags "$ld" -o "$out.tmp" "$pkg") \
+      && mv "$out.tmp" "$out" || { _k8s_log "FAILED to build $name $version"; return 1; }
+    _k8s_log "built $name $version in $((SECONDS - t)) s"
+  done
 }
 
 # helm-unittest is a Helm plugin: its own plugin.yaml (the module's, as `helm plugin install` would unpack it) beside
 # the binary under the name that file gives for this OS/arch. Its install hook, which downloads a release, is never
 # run: helm runs hooks only on `helm plugin install`, and the directory is laid here instead.
-_build_helm_unittest() {
-  _go_build_pinned helm-unittest github.com/helm-unittest/helm-unittest "$HELM_UNITTEST_VERSION" \
-    github.com/helm-unittest/helm-unittest/cmd/helm-unittest \
-    "-s -w -X github.com/helm-unittest/helm-unittest/internal/build.version=${HELM_UNITTEST_VERSION#v}" || return 1
+_helm_unittest_plugin() {
   local dir="$HELM_UNITTEST_PLUGINS/unittest" os arch
   os="$(GOTOOLCHAIN=local go env GOOS)"; arch="$(GOTOOLCHAIN=local go env GOARCH)"
   [ "$os" = darwin ] && os=macos
@@ -132,40 +223,6 @@ _build_helm_unittest() {
   mkdir -p "$dir"
   cp "$src/plugin.yaml" "$dir/plugin.yaml" && chmod u+w "$dir/plugin.yaml"
   ln -sf "$HELM_UNITTEST" "$dir/untt-$os-$arch"
-}
-
-# Kubernetes itself: k8s.io/kubernetes is not meant to be required as a module (its go.mod points every staging
-# module at ./staging with version v0.0.0), so a wrapper module re-points each one at its published v0.X.Y tag.
-_build_k8s() {
-  local missing=()
-  local b
-  for b in kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kube-proxy; do
-    [ -x "$K8S_TOOLS_BIN/$b-$K8S_VERSION" ] || missing+=("$b")
-  done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  _k8s_log "building ${missing[*]} $K8S_VERSION from the module proxy (cold: 15-25 min on 2 cores)"
-  local minor="${K8S_VERSION#v1.}"; minor="${minor%%.*}"
-  local staging="v0.${K8S_VERSION#v1.}"
-  local work="$PERFLAB_CACHE/build/k8s-$K8S_VERSION"
-  mkdir -p "$work"
-  (
-    set -e
-    cd "$work"
-    export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
-    printf 'module perflab.local/tools/k8s\n\ngo 1.25\n\nrequire k8s.io/kubernetes %s\n' "$K8S_VERSION" > go.mod
-    go mod download k8s.io/kubernetes@"$K8S_VERSION"
-    local gomod; gomod="$(go mod download -json k8s.io/kubernetes@"$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-    grep -oE 'k8s\.io/[a-z0-9-]+ => \./staging/src/k8s\.io/[a-z0-9-]+' "$gomod" | awk '{print $1}' \
-      | grep -vE 'k8s\.io/sample-(cli-plugin|controller)$' \
-      | while read -r m; do printf 'replace %s => %s %s\n' "$m" "$m" "$staging"; done >> go.mod
-    local ld="-s -w -X k8s.io/component-base/version.gitVersion=$K8S_VERSION -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=$minor"
-    for b in "${missing[@]}"; do
-      local t0=$SECONDS
-      _go build -ldflags "$ld" -o "$K8S_TOOLS_BIN/$b-$K8S_VERSION.tmp" "k8s.io/kubernetes/cmd/$b"
-      mv "$K8S_TOOLS_BIN/$b-$K8S_VERSION.tmp" "$K8S_TOOLS_BIN/$b-$K8S_VERSION"
-      _k8s_log "built $b in $((SECONDS - t0)) s"
-    done
-  )
 }
 
 _install_etcd() {
@@ -201,31 +258,6 @@ _install_python() {
   _k8s_log "python venv with kubernetes-validate==$KUBERNETES_VALIDATE_VERSION, PyYAML==$PYYAML_VERSION"
   python3 -m venv "$K8S_TOOLS_VENV"
   "$K8S_TOOLS_VENV/bin/pip" install -q "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "PyYAML==$PYYAML_VERSION"
-}
-
-# CoreDNS with only the plugins the cluster DNS uses (the full build pulls every cloud SDK): a wrapper main that
-# imports them and coremain, in a module that requires the pinned CoreDNS.
-_build_coredns() {
-  [ -x "$COREDNS" ] && return 0
-  _k8s_log "building coredns $COREDNS_VERSION (plugins: bind, kubernetes, forward, cache, errors, log, health, ready, loop, reload, loadbalance)"
-  local tmp; tmp="$(mktemp -d)"
-  (
-    set -e
-    cd "$tmp"
-    export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
-    printf 'module perflab.local/tools/coredns\n\ngo 1.25.0\n\nrequire github.com/coredns/coredns %s\n' "$COREDNS_VERSION" > go.mod
-    {
-      printf 'package main\n\nimport (\n'
-      for p in bind kubernetes forward cache errors log health ready loop reload loadbalance; do
-        printf '\t_ "github.com/coredns/coredns/plugin/%s"\n' "$p"
-      done
-      printf '\t"github.com/coredns/coredns/coremain"\n)\n\nfunc main() { coremain.Run() }\n'
-    } > main.go
-    go mod download "github.com/coredns/coredns@$COREDNS_VERSION"
-    _go build -ldflags "-s -w" -o "$COREDNS.tmp" .
-    mv "$COREDNS.tmp" "$COREDNS"
-  ) || { rm -rf "$tmp"; _k8s_log "FAILED to build coredns $COREDNS_VERSION"; return 1; }
-  rm -rf "$tmp"
 }
 
 # perflab-pause: PID 1 of every pod sandbox. Sleeps until SIGINT/SIGTERM and reaps orphaned children (a pod with
@@ -305,25 +337,15 @@ _k8s_tools_main() {
   # `packages`: only what comes from Debian (apt takes one lock: make test installs these before it builds the rest
   # in the background, beside other work)
   [ "${1:-}" != packages ] || return 0
-  if [ "${1:-}" = helm ]; then _build_helm; return; fi
-  _build_helm
+  if [ "${1:-}" = helm ]; then _build_shared helm; return; fi
   _install_python
   (cd /tmp && prometheus_operator_dir >/dev/null)
-  _go_build_pinned kubeconform github.com/yannh/kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform "-s -w"
-  _go_build_pinned kwok sigs.k8s.io/kwok "$KWOK_VERSION" sigs.k8s.io/kwok/cmd/kwok \
-    "-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=$KWOK_VERSION"
-  _go_build_pinned crane github.com/google/go-containerregistry "$CRANE_VERSION" github.com/google/go-containerregistry/cmd/crane "-s -w"
-  _build_helm_unittest
-  _go_build_pinned helm-docs github.com/norwoodj/helm-docs "$HELM_DOCS_VERSION" github.com/norwoodj/helm-docs/cmd/helm-docs \
-    "-s -w -X main.version=${HELM_DOCS_VERSION#v}"
-  _build_coredns
+  _build_shared
+  _helm_unittest_plugin
   _go_build_pinned kube-router github.com/cloudnativelabs/kube-router/v2 "$KUBE_ROUTER_VERSION" \
     github.com/cloudnativelabs/kube-router/v2/cmd/kube-router \
     "-s -w -X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=$KUBE_ROUTER_VERSION"
-  _go_build_pinned metrics-server sigs.k8s.io/metrics-server "$METRICS_SERVER_VERSION" sigs.k8s.io/metrics-server/cmd/metrics-server \
-    "-s -w -X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION"
   _build_pause
-  _build_k8s
   _k8s_log "tools ready in $((SECONDS - t0)) s under $K8S_TOOLS_BIN"
 }
 
