@@ -24,6 +24,7 @@ import dev.perflab.gateway.edge.EdgeCacheFilter;
 import dev.perflab.gateway.edge.EdgeInvalidationListener;
 import dev.perflab.gateway.edge.RevalidatedBodies;
 import dev.perflab.gateway.edge.RevalidatedBodyCacheGatewayFilterFactory;
+import dev.perflab.gateway.edge.ServeFreshFilter;
 import dev.perflab.gateway.web.ProxyHeadersFilter;
 import dev.perflab.gateway.web.RoutingFilter;
 
@@ -82,8 +83,8 @@ class GatewayConfiguration {
 	}
 
 	@Bean
-	RevalidatedBodyCacheGatewayFilterFactory.ServeFresh revalidatedBodyCacheServeFresh() {
-		return new RevalidatedBodyCacheGatewayFilterFactory.ServeFresh();
+	ServeFreshFilter revalidatedBodyCacheServeFresh() {
+		return new ServeFreshFilter();
 	}
 
 	@Configuration(proxyBeanMethods = false)

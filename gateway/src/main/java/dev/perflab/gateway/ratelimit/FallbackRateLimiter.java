@@ -49,6 +49,8 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	private final LocalBuckets local;
 
+	private final RouteLimits limits;
+
 	private final Leases leases;
 
 	private final Counter redisCalls;
@@ -61,7 +63,7 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	public FallbackRateLimiter(ReactiveStringRedisTemplate redis, RedisScript<List<Long>> script,
 			ConfigurationService configurationService, Duration redisTimeout, Duration redisRetry, int replicas,
-			Leases leases, MeterRegistry meters) {
+			RouteLimits limits, Leases leases, MeterRegistry meters) {
 		super(RedisRateLimiter.Config.class, RedisRateLimiter.CONFIGURATION_PROPERTY_NAME, configurationService);
 		this.redis = redis;
 		// the script's text, held once: the gateway's bean reads it from a resource, and each call would check whether
@@ -70,6 +72,7 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 		this.redisTimeout = redisTimeout;
 		this.retryNanos = redisRetry.toNanos();
 		this.local = new LocalBuckets(replicas);
+		this.limits = limits;
 		this.leases = leases;
 		this.redisCalls = Counter.builder("perflab.gateway.rate.limiter.redis.calls")
 			.description("Round trips to Redis for rate-limit decisions (one may cover a lease of several requests)")
@@ -211,15 +214,13 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 	}
 
 	private RedisRateLimiter.Config config(String routeId) {
-		Map<String, RedisRateLimiter.Config> configs = getConfig();
-		RedisRateLimiter.Config config = configs.get(routeId);
-		if (config == null) {
-			config = configs.get(RouteDefinitionRouteLocator.DEFAULT_FILTERS);
-		}
-		if (config == null) {
-			throw new IllegalArgumentException("No rate limit configured for route " + routeId);
-		}
-		return config;
+		return limits.of(getConfig(), routeId);
+	}
+
+	/** A route's own {@code redis-rate-limiter.*} arguments are bound over the gateway's per-caller default. */
+	@Override
+	public RedisRateLimiter.Config newConfig() {
+		return limits.newConfig();
 	}
 
 	private static Map<String, String> headers(RedisRateLimiter.Config config, long remaining) {

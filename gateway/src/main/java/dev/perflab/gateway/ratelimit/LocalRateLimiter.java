@@ -12,7 +12,9 @@ import org.springframework.cloud.gateway.support.ConfigurationService;
  * Per-instance token buckets, no Redis: the per-address limit of the public routes
  * ({@code rate-limiter: "#{@localRateLimiter}"}, arguments {@code local-rate-limiter.*}). A public request never
  * pays a Redis round trip for its limit (a proxied redirect is the gateway's cheapest hop, and the benchmark's); each
- * replica allows its share ({@code 1/replicas}) of the configured rate, so together they allow about that rate.
+ * replica allows its share ({@code 1/replicas}) of the configured rate, so together they allow about that rate. A
+ * route without {@code local-rate-limiter.*} arguments has the gateway's per-address default
+ * ({@code perflab.gateway.rate-limit.per-ip.*}).
  */
 public class LocalRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Config> {
 
@@ -20,17 +22,22 @@ public class LocalRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Confi
 
 	private final LocalBuckets buckets;
 
-	public LocalRateLimiter(ConfigurationService configurationService, int replicas) {
+	private final RouteLimits limits;
+
+	LocalRateLimiter(ConfigurationService configurationService, int replicas, RouteLimits limits) {
 		super(RedisRateLimiter.Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
 		this.buckets = new LocalBuckets(replicas);
+		this.limits = limits;
+	}
+
+	@Override
+	public RedisRateLimiter.Config newConfig() {
+		return limits.newConfig();
 	}
 
 	@Override
 	public Mono<Response> isAllowed(String routeId, String id) {
-		RedisRateLimiter.Config config = getConfig().get(routeId);
-		if (config == null) {
-			throw new IllegalArgumentException("No local rate limit configured for route " + routeId);
-		}
+		RedisRateLimiter.Config config = limits.of(getConfig(), routeId);
 		LocalBuckets.Decision decision = buckets.take(routeId, id, config.getReplenishRate(), config.getBurstCapacity(),
 				config.getRequestedTokens());
 		return Mono.just(new Response(decision.allowed(),

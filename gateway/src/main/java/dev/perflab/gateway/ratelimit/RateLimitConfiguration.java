@@ -26,7 +26,8 @@ import dev.perflab.gateway.auth.EdgeAuthFilter;
 
 /**
  * Rate limits: the limiters {@code RequestRateLimiter} route filters use (Redis with a local fallback by default;
- * {@code #{@localRateLimiter}} on the public routes) and the two keys route files name,
+ * {@code #{@localRateLimiter}} on the public routes), each with its default limit from {@code perflab.gateway.rate-limit}
+ * (a route states its own only where it differs), and the two keys route files name,
  * {@code #{@callerKeyResolver}} (API routes) and {@code #{@clientAddressKeyResolver}} (public routes).
  */
 @Configuration(proxyBeanMethods = false)
@@ -39,12 +40,15 @@ class RateLimitConfiguration {
 			ConfigurationService configurationService, GatewayProperties properties, MeterRegistry meters) {
 		GatewayProperties.RateLimit limits = properties.rateLimit();
 		return new FallbackRateLimiter(redis, script, configurationService, limits.redisTimeout(),
-				limits.redisRetry(), limits.replicas(), new Leases(limits.lease(), limits.leaseLife()), meters);
+				limits.redisRetry(), limits.replicas(), new RouteLimits(limits.replenishRate(), limits.burstCapacity()),
+				new Leases(limits.lease(), limits.leaseLife()), meters);
 	}
 
 	@Bean
 	LocalRateLimiter localRateLimiter(ConfigurationService configurationService, GatewayProperties properties) {
-		return new LocalRateLimiter(configurationService, properties.rateLimit().replicas());
+		GatewayProperties.RateLimit limits = properties.rateLimit();
+		return new LocalRateLimiter(configurationService, limits.replicas(),
+				new RouteLimits(limits.perIp().replenishRate(), limits.perIp().burstCapacity()));
 	}
 
 	/** Before readiness: Spring Boot reports ready only after the ApplicationReadyEvent listeners ran. */
