@@ -362,10 +362,12 @@ hpa_scales() {  # the chart's HPA for the shortener (its values: 70% of the CPU 
   # (A surge of 120/s with 200 VUs overran the two pods until the gateway timed out: 504s after 5 s, and 429s once
   # the limiter fell back to its local buckets; with 50 VUs it dropped 6% of the surge for want of VUs.)
   # HPA_PRESTOP=<seconds> measures the scale-in with another preStop pause (0: none; every pod of the release rolls),
-  # HPA_READ_RETRY=none with the gateway's read retry off (its lab switch): the proof without its mechanisms
+  # HPA_READ_RETRY=none with the gateway's read retry off (its lab switch), HPA_SHUTDOWN=immediate with the shortener's
+  # graceful shutdown off (server.shutdown): the proof without its mechanisms
   local gw code t0 knobs=()
   [ -z "${HPA_PRESTOP:-}" ] || knobs=(--set preStopSleepSeconds="$HPA_PRESTOP")
   [ -z "${HPA_READ_RETRY:-}" ] || knobs+=(--set services.gateway.lab.readRetry="$HPA_READ_RETRY")
+  [ -z "${HPA_SHUTDOWN:-}" ] || knobs+=(--set services.shortener.env.SERVER_SHUTDOWN="$HPA_SHUTDOWN")
   gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080" code="$(cat "$WORK/code")"
   h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values "${knobs[@]}" --set services.shortener.autoscaling.enabled=true \
     --set services.shortener.autoscaling.maxReplicas=4 \
