@@ -63,7 +63,7 @@ bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs aft
 placement: ## the real test nodes, then seed 004's mix three ways: runner on the load node, on the system node, k6 on the host (PAIR_RATE, PAIR_SECONDS)
 	NODE_TEST=placement scripts/test-node.sh
 
-hpa: ## the real test node, then the shortener's HPA out and in under reads (HPA_PRESTOP=0 HPA_READ_RETRY=none: without its mechanisms)
+hpa: ## the real test node, then the shortener's HPA out and in under reads (HPA_PRESTOP=0 HPA_READ_RETRY=none HPA_SHUTDOWN=immediate: without its mechanisms)
 	NODE_TEST=hpa scripts/test-node.sh
 
 reliability: ## stores down 20 s and services killed or stopped under load: 503 problem+json or success, recovery, every 2xx create kept once
