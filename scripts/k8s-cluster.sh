@@ -172,7 +172,7 @@ k8s_cluster_up() {
   # a deleted pod gone at once. The `general` set waits 1-6 s per step and a deleted pod's whole grace period, which
   # made each hook Job and each rollout on the fake node wait for nothing a fake node can show.
   local kwok_dir stages=() f
-  kwok_dir="$(cd /tmp && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')"
+  kwok_dir="$(go_mod_field "sigs.k8s.io/kwok@$KWOK_VERSION" Dir)"
   for f in "$kwok_dir"/kustomize/stage/node/fast/node-initialize.yaml "$kwok_dir"/kustomize/stage/node/heartbeat/node-heartbeat.yaml \
     "$kwok_dir"/kustomize/stage/pod/fast/pod-*.yaml; do
     [ -f "$f" ] && stages+=(--config "$f")

@@ -68,6 +68,19 @@ K8S_TOOLS_PYTHON="$K8S_TOOLS_VENV/bin/python"
 
 _k8s_log() { printf '\033[1m[k8s-tools]\033[0m %s\n' "$*" >&2; }
 
+# go_mod_field MODULE@VERSION FIELD: downloads the module (once, into Go's module cache) and prints one field of what
+# `go mod download -json` says of it: Dir (its source) or GoMod (its go.mod)
+go_mod_field() {
+  (cd /tmp && GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json "$1") | sed -n "s/.*\"$2\": \"\(.*\)\".*/\1/p"
+}
+
+# _remote_replaces GOMOD: a go.mod's replace lines that point at other modules, one `replace ...` line each (go ignores
+# a dependency's replaces, so a wrapper module states them again; the local ones, `=> ./...`, are not needed)
+_remote_replaces() {
+  awk '/^replace[ \t]*\(/{inb=1;next} inb&&/^\)/{inb=0;next} inb{print "replace " $0} /^replace [^(]/{print}' "$1" \
+    | grep -v '=> \.' || true
+}
+
 # go_build_pinned NAME MODULE VERSION PACKAGE [ldflags]: builds PACKAGE of MODULE@VERSION into $K8S_TOOLS_BIN/NAME-VERSION,
 # with its own go.mod's pins (kube-router, and infra-tools.sh's small ones; the others: the shared module below).
 # `go install mod@v` is refused for modules with replace directives, so build inside
@@ -93,9 +106,7 @@ _go_build_pinned() {
       printf 'module perflab.local/tools/%s\n\ngo 1.25\n\nrequire %s %s\n' "$name" "$module" "$version" > go.mod
       GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download "$module@$version"
       # A dependency's replace lines are ignored by go, so re-state its local ones are not needed; copy remote ones.
-      local gomod; gomod="$(GOTOOLCHAIN=local go mod download -json "$module@$version" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-      awk '/^replace[ \t]*\(/{inb=1;next} inb&&/^\)/{inb=0;next} inb{print "replace " $0} /^replace [^(]/{print}' "$gomod" \
-        | grep -v '=> \.' >> go.mod || true
+      _remote_replaces "$(go_mod_field "$module@$version" GoMod)" >> go.mod
       GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 _go build -ldflags "$ldflags" -o "$out.tmp" "$pkg"
       mv "$out.tmp" "$out"
     ) || { rm -rf "$tmp"; _k8s_log "FAILED to build $name $version"; return 1; }
@@ -112,8 +123,9 @@ _go_build_pinned() {
 # kwok's, metrics-server's, helm-unittest's, CoreDNS's, the Helm provider's). The other tools link that set instead
 # of their own go.mod's (helm v3.22.0 links client-go v0.36.3, not v0.37.0); each compiles, and each is run by the
 # tests that use it. Measured from empty build caches, everything this script and infra-tools.sh build, one run each:
-# 1,380 -> 728 s of CPU (7:17 of wall alone; kube-apiserver 197 -> 66 s, helm first at 108 s). kube-router v2.1.0 does not compile against that set (its docker client wants an
-# older go-connections) and keeps a module of its own (_go_build_pinned), as do the small ones of infra-tools.sh.
+# 1,380 -> 728 s of CPU (7:17 of wall alone; kube-apiserver 197 -> 66 s, helm first at 108 s). kube-router v2.1.0
+# does not compile against that set (its docker client wants an older go-connections) and keeps a module of its own
+# (_go_build_pinned), as do the small ones of infra-tools.sh.
 K8S_MINOR="${K8S_VERSION#v1.}"; K8S_MINOR="${K8S_MINOR%%.*}"
 # hashicorp/terraform-provider-helm (scripts/infra-tools.sh serves it to terraform) has no Go-importable v3 tags (its
 # module path has no /v3), so it is pinned by commit: 3.2.0 and the fixes merged up to 2026-06-29. Built here, in the
@@ -155,19 +167,15 @@ _shared_module() {
       set -e
       rm -rf "$dir.tmp"; mkdir -p "$dir.tmp/coredns"; cd "$dir.tmp"
       export GOTOOLCHAIN=local GOFLAGS=-mod=mod
-      local m v gomod k8s_gomod
-      k8s_gomod="$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
+      local m v k8s_gomod
+      k8s_gomod="$(go_mod_field "k8s.io/kubernetes@$K8S_VERSION" GoMod)"
       {
         printf 'module perflab.local/tools\n\ngo 1.25\n\nrequire (\n'
         printf '%s\n' "$requires" | while read -r m v; do printf '\t%s %s\n' "$m" "$v"; done
         printf ')\n\n'
-        # A dependency's replace lines are ignored by go: re-state each tool's remote ones (its local ones are not
-        # needed), then Kubernetes' staging modules at their tags and its own pins. One replacement per module.
-        printf '%s\n' "$requires" | while read -r m v; do
-          gomod="$(go mod download -json "$m@$v" | sed -n 's/.*"GoMod": "\(.*\)".*/\1/p')"
-          awk '/^replace[ \t]*\(/{inb=1;next} inb&&/^\)/{inb=0;next} inb{print "replace " $0} /^replace [^(]/{print}' "$gomod" \
-            | grep -v '=> \.' || true
-        done
+        # each tool's remote replaces, then Kubernetes' staging modules at their tags and its own pins; one
+        # replacement per module
+        printf '%s\n' "$requires" | while read -r m v; do _remote_replaces "$(go_mod_field "$m@$v" GoMod)"; done
         grep -oE 'k8s\.io/[a-z0-9-]+ => \./staging/src/k8s\.io/[a-z0-9-]+' "$k8s_gomod" | awk '{print $1}' \
           | grep -vE 'k8s\.io/sample-(cli-plugin|controller)$' \
           | while read -r m; do printf 'replace %s => %s v0.%s\n' "$m" "$m" "${K8S_VERSION#v1.}"; done
@@ -198,7 +206,7 @@ _build_shared() {
   done < <(_shared_tools)
   [ ${#missing[@]} -eq 0 ] && return 0
   local dir; dir="$(_shared_module)" || return 1
-  _k8s_log "building ${#missing[@]} tools in one module ($dir; cold: ~15 min on 2 cores)"
+  _k8s_log "building ${#missing[@]} tools in one module ($dir; cold: ~7 min on 2 cores)"
   local t row out
   for row in "${missing[@]}"; do
     IFS='|' read -r name version pkg ld <<<"$row"
@@ -217,8 +225,7 @@ _helm_unittest_plugin() {
   os="$(GOTOOLCHAIN=local go env GOOS)"; arch="$(GOTOOLCHAIN=local go env GOARCH)"
   [ "$os" = darwin ] && os=macos
   [ -x "$dir/untt-$os-$arch" ] && [ -f "$dir/plugin.yaml" ] && return 0
-  local src; src="$(cd /tmp && GOTOOLCHAIN=local go mod download -json "github.com/helm-unittest/helm-unittest@$HELM_UNITTEST_VERSION" \
-    | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')"
+  local src; src="$(go_mod_field "github.com/helm-unittest/helm-unittest@$HELM_UNITTEST_VERSION" Dir)"
   [ -f "$src/plugin.yaml" ] || { _k8s_log "no plugin.yaml in helm-unittest $HELM_UNITTEST_VERSION"; return 1; }
   mkdir -p "$dir"
   cp "$src/plugin.yaml" "$dir/plugin.yaml" && chmod u+w "$dir/plugin.yaml"
@@ -316,9 +323,7 @@ _install_node_packages() {
 }
 
 prometheus_operator_dir() {
-  GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod download -json \
-    "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" 2>/dev/null \
-    | sed -n 's/.*"Dir": "\(.*\)".*/\1/p'
+  go_mod_field "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" Dir 2>/dev/null
 }
 
 _k8s_tools_main() {

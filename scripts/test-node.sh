@@ -390,15 +390,16 @@ hpa_scales() {  # the chart's HPA for the shortener (its values: 70% of the CPU 
   api=$(listen_address "$steady") || { echo "   k6's REST API is not listening"; kill "$steady"; return 1; }
   "$K6_BIN" "${run[@]}" --address "" -e RATE=60 -e DURATION=90s -e SUMMARY_NAME=hpa-surge --out csv="$WORK/hpa-surge.csv" \
     k6-tests/shortener/reads.js >"$WORK/hpa-surge.out" 2>&1 &
-  local surge=$! rc=0 peak=0 capped="" scaled_in="" stop_at="" pods hpa
+  local surge=$! rc=0 peak=0 capped="" scaled_in="" stop_at="" pods hpa desired
   : >"$WORK/hpa.tsv"; rm -f "$WORK/hpa.capped" "$WORK/hpa.scaled-in"
   while kill -0 "$steady" 2>/dev/null; do  # every 3 s: the HPA's status and the live pods
     pods="$(live_pods shortener count)"
     hpa="$(k -n "$NS" get hpa "$RELEASE-shortener" -o jsonpath='{.status.currentReplicas} {.status.desiredReplicas} {.status.currentMetrics[0].resource.current.averageUtilization}')"
     printf '%s\t%s\t%s\n' "$(date +%s)" "$hpa" "$pods" >>"$WORK/hpa.tsv"
+    read -r _ desired _ <<<"$hpa"
     [ "${pods#* }" -le "$peak" ] || peak="${pods#* }"
     # scaled out: every pod the HPA asked for (more than 2) live; its ceiling lowered to 2 while the surge goes on
-    if [ -z "$capped" ] && [ "$peak" -gt 2 ] && kill -0 "$surge" 2>/dev/null && [ "$pods" = "$(cut -d' ' -f2 <<<"$hpa") $(cut -d' ' -f2 <<<"$hpa")" ]; then
+    if [ -z "$capped" ] && [ "$peak" -gt 2 ] && kill -0 "$surge" 2>/dev/null && [ "$pods" = "$desired $desired" ]; then
       k -n "$NS" patch hpa "$RELEASE-shortener" --type merge -p '{"spec":{"maxReplicas":2}}' >/dev/null || rc=1
       capped=$(( $(date +%s) - t0 )); echo "$capped" >"$WORK/hpa.capped"
     fi

@@ -16,12 +16,19 @@ final class RouteLimits {
 
 	private final long burstCapacity;
 
+	/** The default as the routes without arguments read it, made once (a limit is looked up on every request). */
+	private final RedisRateLimiter.Config defaults;
+
 	RouteLimits(int replenishRate, long burstCapacity) {
 		this.replenishRate = replenishRate;
 		this.burstCapacity = burstCapacity;
+		this.defaults = newConfig();
 	}
 
-	/** The default, for a route's own arguments to be bound over (one that names only its rate keeps the burst). */
+	/**
+	 * A new copy of the default, for a route's own arguments to be bound over (one that names only its burst keeps
+	 * the default rate).
+	 */
 	RedisRateLimiter.Config newConfig() {
 		return new RedisRateLimiter.Config().setReplenishRate(replenishRate)
 			.setBurstCapacity(burstCapacity)
@@ -34,7 +41,7 @@ final class RouteLimits {
 		if (config == null) {
 			config = routes.get(RouteDefinitionRouteLocator.DEFAULT_FILTERS);
 		}
-		return config != null ? config : newConfig();
+		return config != null ? config : defaults;
 	}
 
 }
