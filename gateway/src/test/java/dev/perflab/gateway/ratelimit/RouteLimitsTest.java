@@ -23,17 +23,17 @@ class RouteLimitsTest {
 
 	@Test
 	void aRouteWithoutArgumentsHasTheDefaultAndARouteWithArgumentsOnlyWhatItStates() {
-		LocalRateLimiter limiter = new LocalRateLimiter(binding, 1, new RouteLimits(2, 5));
+		LocalRateLimiter limiter = new LocalRateLimiter(binding, 1, new RouteLimits(1, 5));
 		limiter.onApplicationEvent(new FilterArgsEvent(this, "plain", Map.of("key-resolver", "#{@clientAddressKeyResolver}")));
 		limiter.onApplicationEvent(new FilterArgsEvent(this, "stricter", Map.of("local-rate-limiter.burstCapacity", "3")));
 
 		assertThat(limiter.getConfig()).doesNotContainKey("plain");
 		var stricter = limiter.getConfig().get("stricter");
 		assertThat(stricter.getBurstCapacity()).isEqualTo(3);
-		assertThat(stricter.getReplenishRate()).as("the default's rate, not the config class's 0").isEqualTo(2);
+		assertThat(stricter.getReplenishRate()).as("the default's rate, not the config class's 0").isEqualTo(1);
 		assertThat(stricter.getRequestedTokens()).isEqualTo(1);
 
-		// a burst of 5 at 2/s for the plain route: five allowed, the sixth refused
+		// a burst of 5 at 1/s for the plain route: five allowed, the sixth refused (a token comes back only after 1 s)
 		assertThat(allowed(limiter, "plain", 6)).isEqualTo(5);
 		// the stricter route: its own burst
 		assertThat(allowed(limiter, "stricter", 6)).isEqualTo(3);
