@@ -1,5 +1,9 @@
 package dev.perflab.gateway.ratelimit;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,13 +22,16 @@ import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.route.RouteDefinitionRouteLocator;
 import org.springframework.cloud.gateway.support.ConfigurationService;
+import org.springframework.core.io.ClassPathResource;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The {@code RequestRateLimiter}'s limiter: Spring Cloud Gateway's Redis token bucket (same script, same keys, same
- * {@code redis-rate-limiter.*} route arguments), but Redis gets a short deadline and, when it misses it or fails,
- * the decision is taken at once by an in-process bucket of the same rate divided among the gateway replicas.
+ * The {@code RequestRateLimiter}'s limiter: a token bucket per caller in Redis (Spring Cloud Gateway's keys and
+ * {@code redis-rate-limiter.*} route arguments; its own script, {@code scripts/token-bucket.lua}, which counts
+ * time to the microsecond where the stock one refills a whole second's tokens at once on each second's edge), but
+ * Redis gets a short deadline and, when it misses it or fails, the decision is taken at once by an in-process bucket
+ * of the same rate divided among the gateway replicas.
  * <p>
  * The stock {@link RedisRateLimiter} waited for the client's 2 s command timeout and then let the request through:
  * with Redis down every request paid 2 s and nothing was limited. Here a dead Redis costs one bounded attempt per
@@ -61,14 +68,11 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	private volatile long retryAt;
 
-	public FallbackRateLimiter(ReactiveStringRedisTemplate redis, RedisScript<List<Long>> script,
-			ConfigurationService configurationService, Duration redisTimeout, Duration redisRetry, int replicas,
+	public FallbackRateLimiter(ReactiveStringRedisTemplate redis, ConfigurationService configurationService, Duration redisTimeout, Duration redisRetry, int replicas,
 			RouteLimits limits, Leases leases, MeterRegistry meters) {
 		super(RedisRateLimiter.Config.class, RedisRateLimiter.CONFIGURATION_PROPERTY_NAME, configurationService);
 		this.redis = redis;
-		// the script's text, held once: the gateway's bean reads it from a resource, and each call would check whether
-		// that changed (in a jar, by throwing and catching a FileNotFoundException per Redis round trip)
-		this.script = RedisScript.of(script.getScriptAsString(), script.getResultType());
+		this.script = tokenBucket();
 		this.redisTimeout = redisTimeout;
 		this.retryNanos = redisRetry.toNanos();
 		this.local = new LocalBuckets(replicas);
@@ -132,7 +136,7 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 	public void warmUp(Duration wait) {
 		try {
 			redis.execute(script, List.of("request_rate_limiter.{warm-up}.tokens", "request_rate_limiter.{warm-up}.timestamp"),
-					List.of("1", "1", "", "1"))
+					List.of("1", "1", "1"))
 				.then()
 				.block(wait);
 		}
@@ -173,8 +177,7 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 	private Mono<Answer> redis(String routeId, String id, RedisRateLimiter.Config config, long tokens) {
 		String prefix = "request_rate_limiter.{" + routeId + "." + id + "}.";
 		List<String> keys = List.of(prefix + "tokens", prefix + "timestamp");
-		List<String> args = List.of(config.getReplenishRate() + "", config.getBurstCapacity() + "", "",
-				Long.toString(tokens));
+		List<String> args = List.of(config.getReplenishRate() + "", config.getBurstCapacity() + "", Long.toString(tokens));
 		redisCalls.increment();
 		return redis.execute(script, keys, args)
 			.reduce(new ArrayList<Long>(), (all, some) -> {
@@ -221,6 +224,20 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 	@Override
 	public RedisRateLimiter.Config newConfig() {
 		return limits.newConfig();
+	}
+
+	/**
+	 * The bucket's script, its text read once (a script made from a resource checks on every call whether the
+	 * resource changed: in a jar, by throwing and catching a FileNotFoundException per Redis round trip).
+	 */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	static RedisScript<List<Long>> tokenBucket() {
+		try (InputStream in = new ClassPathResource("scripts/token-bucket.lua").getInputStream()) {
+			return (RedisScript) RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), List.class);
+		}
+		catch (IOException e) {
+			throw new UncheckedIOException(e);
+		}
 	}
 
 	private static Map<String, String> headers(RedisRateLimiter.Config config, long remaining) {

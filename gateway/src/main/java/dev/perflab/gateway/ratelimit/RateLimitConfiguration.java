@@ -2,15 +2,12 @@ package dev.perflab.gateway.ratelimit;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import reactor.core.publisher.Mono;
 
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.cloud.gateway.filter.ratelimit.KeyResolver;
-import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.support.ConfigurationService;
 import org.springframework.cloud.gateway.support.ipresolver.RemoteAddressResolver;
 import org.springframework.context.annotation.Bean;
@@ -18,7 +15,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.web.server.ServerWebExchange;
 
 import dev.perflab.gateway.GatewayProperties;
@@ -35,11 +31,10 @@ class RateLimitConfiguration {
 
 	@Bean
 	@Primary
-	FallbackRateLimiter fallbackRateLimiter(ReactiveStringRedisTemplate redis,
-			@Qualifier(RedisRateLimiter.REDIS_SCRIPT_NAME) RedisScript<List<Long>> script,
-			ConfigurationService configurationService, GatewayProperties properties, MeterRegistry meters) {
+	FallbackRateLimiter fallbackRateLimiter(ReactiveStringRedisTemplate redis, ConfigurationService configurationService,
+			GatewayProperties properties, MeterRegistry meters) {
 		GatewayProperties.RateLimit limits = properties.rateLimit();
-		return new FallbackRateLimiter(redis, script, configurationService, limits.redisTimeout(),
+		return new FallbackRateLimiter(redis, configurationService, limits.redisTimeout(),
 				limits.redisRetry(), limits.replicas(), new RouteLimits(limits.replenishRate(), limits.burstCapacity()),
 				new Leases(limits.lease(), limits.leaseLife()), meters);
 	}
