@@ -150,13 +150,35 @@ image_config_verdict() {  # NAME REVISION, an image's config on stdin: one line,
   [ "$(tail -n 1 <<<"$out")" = true ]
 }
 
+# The host's Redis stands in for an external Redis with a user per client (stores.redis.external.aclUsers): each made
+# with the rules the chart gives its own Redis (rendered from the chart, so what runs here is what the chart's Redis
+# would hold), and each Redis client on the node logs in as its own user. `reset` first: a second run remakes them.
+REDIS_CLIENTS=(gateway shortener)
+redis_users() {
+  local rendered c line rules
+  rendered="$(h template "$RELEASE" charts/perflab -n "$NS" -f charts/tests/real-node-values.yaml \
+    --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem" --set stores.redis.deploy=true \
+    --show-only templates/statefulset.yaml)" || return 1
+  local -a secret=(k -n "$NS" create secret generic perflab-redis-auth)
+  for c in "${REDIS_CLIENTS[@]}"; do
+    line="$(grep -o "user perflab_$c on resetpass .*" <<<"$rendered")" || { echo "  no ACL user perflab_$c in the chart's Redis"; return 1; }
+    rules="${line#* resetchannels }"
+    local -a rule; read -ra rule <<<"$rules"   # read -a: no pathname expansion of ~keys:*
+    redis-cli -p "$PERFLAB_REDIS_PORT" ACL SETUSER "perflab_$c" reset on ">node-$c" "${rule[@]}" >/dev/null || return 1
+    secret+=(--from-literal="$c-password=node-$c")
+  done
+  "${secret[@]}" >/dev/null
+}
+
 install_wait() {
   k create namespace "$NS" >/dev/null 2>&1
   k -n "$NS" create secret generic perflab-mysql-auth --from-literal=password=perflab >/dev/null || return 1
+  redis_users || return 1
   local ip="$K8S_NODE_HOST_IP" t0=$SECONDS
   h install "$RELEASE" charts/perflab -n "$NS" -f charts/tests/real-node-values.yaml \
     --set image.registry="$PERFLAB_REGISTRY" --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem" \
     --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip" \
+    --set stores.redis.external.aclUsers=true,stores.redis.auth.existingSecret=perflab-redis-auth \
     --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT" \
     --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" --set seed.mails="${MAILS:-20000}" \
     --set services.notifier.env.PERFLAB_NOTIFIER_SMS_URL="http://$ip:$PERFLAB_SMS_SINK_PORT/sms" \
@@ -261,6 +283,25 @@ mail_list() {
   out="$(curl_gw -w '\n%{http_code}' "$GW/v2/mails?size=5" -H "Authorization: Bearer $TOKEN")" || return 1
   echo "  GET /v2/mails?size=5: $(tail -1 <<<"$out"), $(head -1 <<<"$out" | cut -c1-100)..."
   [ "$(tail -1 <<<"$out")" = 200 ] && head -1 <<<"$out" | grep -q '"mails":\[{"no":'
+}
+
+limits_decided_in_redis() {  # the callers' limits decided in Redis, as the gateway's ACL user (redis_users): a command
+  # of the bucket script that user may not run fails every decision into each replica's own share, silently (TIME did)
+  local pod port=$((NODE_TEST_GATEWAY_PORT + 10)) pid metrics mode calls i
+  pod="$(k -n "$NS" get pods -l app.kubernetes.io/name=gateway --field-selector=status.phase=Running \
+    -o jsonpath='{.items[0].metadata.name}')"
+  k -n "$NS" port-forward "pod/$pod" "$port:8080" "$((port + 1)):9080" >"$WORK/port-forward-gateway-pod.log" 2>&1 &
+  pid=$!
+  for i in $(seq 1 40); do curl -s -o /dev/null "http://127.0.0.1:$((port + 1))/actuator/health" && break; sleep 0.25; done
+  for i in 1 2 3; do
+    curl_gw -o /dev/null "http://127.0.0.1:$port/v2/mails?size=1" -H "Authorization: Bearer $TOKEN" || break
+  done
+  metrics="$(curl_gw "http://127.0.0.1:$((port + 1))/actuator/prometheus")"
+  kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+  mode="$(awk '$1 == "perflab_gateway_rate_limiter_local" {print $2}' <<<"$metrics")"
+  calls="$(awk '$1 ~ /^perflab_gateway_rate_limiter_redis_calls_total/ {print $2}' <<<"$metrics")"
+  echo "  $pod after 3 API reads: perflab_gateway_rate_limiter_local ${mode:-absent}, Redis round trips ${calls:-absent}"
+  [ "$mode" = 0.0 ] && awk -v c="${calls:-0}" 'BEGIN {exit !(c > 0)}'
 }
 
 # The send goes out as a sender nothing else in `make test` uses: office 2's user10 (account 20 of the seed). The node's
@@ -991,6 +1032,7 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
       && step "a shortener pod deleted under load: no failed request" pod_deleted_under_load
     step "the seed Job filled mail's EML claim" seed_job_filled_the_claim
     step "mail list through the gateway" mail_list
+    step "the callers' rate limits decided in Redis as the gateway's ACL user (the chart's rules), not per replica" limits_decided_in_redis
     step "a send reaches the SMTP server (mail pod -> send pod -> SMTP)" send_reaches_smtp
     step "a route's points streamed through the gateway (route pod -> MySQL)" route_points
     step "a guestbook signing's SMS reaches the host's sink once (notifier pod, after commit)" notifier_sms

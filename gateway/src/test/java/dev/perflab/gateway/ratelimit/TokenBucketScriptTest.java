@@ -1,14 +1,27 @@
 package dev.perflab.gateway.ratelimit;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
 
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.ArrayOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -20,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The limiter's bucket script in the local stack's Redis: time counted to the microsecond (a bucket emptied just before
- * a second's edge is not full again after it) and a bucket that refills in under a second is still kept.
+ * a second's edge is not full again after it), a bucket that refills in under a second still kept, and every command
+ * it runs allowed to the gateway's Redis user as the chart makes it.
  * <p>
  * Each check is a trial bracketed by Redis's own clock: a trial that took longer than the check allows (the test
  * thread stalled, so the bucket may rightly have refilled) is taken again, never judged.
@@ -37,8 +51,7 @@ class TokenBucketScriptTest {
 
 	@BeforeAll
 	static void connect() {
-		int port = Integer.parseInt(System.getenv().getOrDefault("PERFLAB_REDIS_PORT", "16379"));
-		connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
+		connections = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port()));
 		connections.afterPropertiesSet();
 		redis = new StringRedisTemplate(connections);
 	}
@@ -46,6 +59,29 @@ class TokenBucketScriptTest {
 	@AfterAll
 	static void close() {
 		connections.destroy();
+	}
+
+	@AfterEach
+	void removeBuckets() {
+		redis.delete(keys);
+	}
+
+	/** An {@code ACL} command in the local stack's Redis, as its default user. */
+	private static void acl(List<String> arguments) {
+		RedisClient client = RedisClient.create(RedisURI.create("127.0.0.1", port()));
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			CommandArgs<String, String> args = new CommandArgs<>(StringCodec.UTF8);
+			arguments.forEach(args::add);
+			connection.sync().dispatch(CommandType.ACL, new ArrayOutput<>(StringCodec.UTF8), args);
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	/** The local stack's Redis. */
+	private static int port() {
+		return Integer.parseInt(System.getenv().getOrDefault("PERFLAB_REDIS_PORT", "16379"));
 	}
 
 	@Test
@@ -71,6 +107,41 @@ class TokenBucketScriptTest {
 			return take(bucket, 10, 4, 4);
 		});
 		assertThat(again).as("the burst taken, asked again at once").first().isEqualTo(0L);
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theChartsRedisUserForTheGatewayMayRunIt() throws IOException {
+		// the ACL the chart gives the gateway's Redis user: a command of the script it may not run (TIME was one) makes
+		// every call fail, and every decision local to one replica, silently
+		Map<String, Object> values;
+		try (InputStream in = Files.newInputStream(Path.of("").toAbsolutePath().resolveSibling("charts/perflab/values.yaml"))) {
+			values = new Yaml().load(in);
+		}
+		Map<String, Object> redisValues = (Map<String, Object>) ((Map<String, Object>) values.get("stores")).get("redis");
+		String rules = (String) ((Map<String, Object>) redisValues.get("acl")).get("gateway");
+		String user = "perflab_test_" + UUID.randomUUID().toString().substring(0, 8);
+		List<String> setUser = new ArrayList<>(List.of("SETUSER", user, "on", ">test", "resetkeys", "resetchannels"));
+		setUser.addAll(List.of(rules.trim().split("\\s+")));
+		acl(setUser);
+		RedisStandaloneConfiguration asUser = new RedisStandaloneConfiguration("127.0.0.1", port());
+		asUser.setUsername(user);
+		asUser.setPassword("test");
+		LettuceConnectionFactory userConnections = new LettuceConnectionFactory(asUser);
+		try {
+			userConnections.afterPropertiesSet();
+			StringRedisTemplate asGateway = new StringRedisTemplate(userConnections);
+			String bucket = "request_rate_limiter.{test." + UUID.randomUUID() + "}.";
+			keys.add(bucket + "tokens");
+			keys.add(bucket + "timestamp");
+			assertThat(asGateway.execute(SCRIPT, List.of(bucket + "tokens", bucket + "timestamp"), "5", "5", "1"))
+				.as("the script run as the chart's gateway user (%s)", rules)
+				.containsExactly(1L, 4L);
+		}
+		finally {
+			userConnections.destroy();
+			acl(List.of("DELUSER", user));
+		}
 	}
 
 	/**
@@ -107,10 +178,5 @@ class TokenBucketScriptTest {
 			fraction = redisSeconds() % 1;
 		}
 		while (fraction < from || fraction >= to);
-	}
-
-	@AfterEach
-	void removeBuckets() {
-		redis.delete(keys);
 	}
 }
