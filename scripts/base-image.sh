@@ -8,6 +8,7 @@
 #   scripts/base-image.sh          build if missing, push into $PERFLAB_REGISTRY, print the image reference
 #   scripts/base-image.sh ref      print the reference only (no build, no push)
 #   scripts/base-image.sh build    build the cached layers only
+#   scripts/base-image.sh mysql-client  the MySQL client image (Debian minbase + mariadb-client), pushed likewise
 #   source scripts/base-image.sh   defines base_image_build, base_image_push, base_image_ref
 #
 # Jib: -Djib.from.image="$(scripts/base-image.sh)" -Djib.allowInsecureRegistries=true
@@ -40,6 +41,23 @@ base_image_tag() {
 
 base_image_ref() { echo "$PERFLAB_REGISTRY/$BASE_IMAGE_REPO:$(base_image_tag)"; }
 
+# _bi_rootfs WORK PACKAGES: WORK/rootfs.tar.gz, Debian minbase with PACKAGES (comma-separated), user and group 1000
+# (numeric, so runAsNonRoot can check it) with home /tmp, nothing of apt's cache and no leftovers of the build host.
+_bi_rootfs() {
+  local work="$1" root="$1/rootfs"
+  debootstrap --variant=minbase --include="$2" "$BASE_IMAGE_SUITE" "$root" "$BASE_IMAGE_MIRROR" \
+    >"$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log" >&2; return 1; }
+  echo 'app:x:1000:1000:app:/tmp:/usr/sbin/nologin' >>"$root/etc/passwd"
+  echo 'app:x:1000:' >>"$root/etc/group"
+  echo 'app:!:19000::::::' >>"$root/etc/shadow"
+  chmod 1777 "$root/tmp"
+  rm -rf "$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* \
+    "$root"/var/log/* "$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/locale/* "$root/debootstrap"
+  # the runtime's resolv.conf and hosts are the kubelet's
+  : >"$root/etc/resolv.conf"; echo perflab >"$root/etc/hostname"
+  (cd "$root" && tar --numeric-owner --sort=name --mtime=@0 -czf "$work/rootfs.tar.gz" -- *)
+}
+
 # base_image_build: DIR/rootfs.tar.gz (Debian minbase, user 1000) and DIR/jre.tar.gz (the jlinked runtime), once.
 base_image_build() {
   local tag dir jdk
@@ -54,20 +72,8 @@ base_image_build() {
   local t0=$SECONDS
   (
     set -euo pipefail
-    local root="$work/rootfs"
     _bi_log "debootstrap --variant=minbase $BASE_IMAGE_SUITE from $BASE_IMAGE_MIRROR (+ca-certificates, tzdata, curl: the helm test pod runs it)"
-    debootstrap --variant=minbase --include=ca-certificates,tzdata,curl "$BASE_IMAGE_SUITE" "$root" "$BASE_IMAGE_MIRROR" \
-      >"$work/debootstrap.log" 2>&1 || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
-    # user and group 1000 (numeric, so runAsNonRoot can check it), home /tmp; nothing of apt's cache kept.
-    echo 'app:x:1000:1000:app:/tmp:/usr/sbin/nologin' >>"$root/etc/passwd"
-    echo 'app:x:1000:' >>"$root/etc/group"
-    echo 'app:!:19000::::::' >>"$root/etc/shadow"
-    chmod 1777 "$root/tmp"
-    rm -rf "$root"/var/cache/apt/*.bin "$root"/var/cache/apt/archives/*.deb "$root"/var/lib/apt/lists/* \
-      "$root"/var/log/* "$root"/usr/share/doc/* "$root"/usr/share/man/* "$root"/usr/share/locale/* "$root/debootstrap"
-    # the runtime's resolv.conf and hosts are the kubelet's; no leftovers of the build host
-    : >"$root/etc/resolv.conf"; echo perflab >"$root/etc/hostname"
-    (cd "$root" && tar --numeric-owner --sort=name --mtime=@0 -czf "$work/rootfs.tar.gz" -- *)
+    _bi_rootfs "$work" ca-certificates,tzdata,curl
 
     _bi_log "jlink Java runtime from $jdk (modules: $BASE_IMAGE_JAVA_MODULES)"
     local jre="$work/jre$BASE_IMAGE_JAVA_HOME"
@@ -105,12 +111,42 @@ base_image_push() {
   echo "$ref"
 }
 
+# The MySQL client image: what the chart's database Job runs (`mysqladmin`, `mysql`: the StatefulSet's image,
+# stores.mysql.image) where the node's MySQL is the host's MariaDB and no MySQL image can be pulled. Debian minbase +
+# mariadb-client, no Java; built once per recipe and cached like the base, pushed into $PERFLAB_REGISTRY. Prints the
+# reference.
+MYSQL_CLIENT_IMAGE_REPO="${MYSQL_CLIENT_IMAGE_REPO:-perflab/mysql-client}"
+mysql_client_image_push() {
+  local tag dir ref work
+  tag="$(echo "mariadb-client $BASE_IMAGE_SUITE $BASE_IMAGE_RECIPE" | sha256sum | cut -c1-12)"
+  dir="$PERFLAB_CACHE/base-image/mysql-client-$tag" ref="$PERFLAB_REGISTRY/$MYSQL_CLIENT_IMAGE_REPO:$tag"
+  if [ ! -f "$dir/rootfs.tar.gz" ]; then
+    [ "$(id -u)" -eq 0 ] || { _bi_log "debootstrap needs root"; return 1; }
+    command -v debootstrap >/dev/null || _install_node_packages || return 1
+    mkdir -p "$PERFLAB_CACHE/base-image"
+    work="$(mktemp -d "$PERFLAB_CACHE/base-image/build.XXXXXX")"
+    _bi_log "debootstrap --variant=minbase $BASE_IMAGE_SUITE (+mariadb-client) for the MySQL client image"
+    { _bi_rootfs "$work" mariadb-client && mkdir -p "$dir" && mv "$work/rootfs.tar.gz" "$dir/"; } \
+      || { rm -rf "$work"; _bi_log "FAILED to build the MySQL client image"; return 1; }
+    rm -rf "$work"
+  fi
+  [ -x "$CRANE" ] || _go_build_pinned crane github.com/google/go-containerregistry "$CRANE_VERSION" \
+    github.com/google/go-containerregistry/cmd/crane "-s -w" || return 1
+  "$CRANE" append --insecure --oci-empty-base -f "$dir/rootfs.tar.gz" -t "$ref" >/dev/null 2>"$dir/push.log" \
+    && "$CRANE" mutate --insecure "$ref" -t "$ref" --set-platform linux/amd64 --user 1000:1000 --workdir /tmp \
+      -e LANG=C.UTF-8 -l org.opencontainers.image.description="perflab test MySQL client: Debian $BASE_IMAGE_SUITE minbase + mariadb-client" \
+      >/dev/null 2>>"$dir/push.log" \
+    || { cat "$dir/push.log" >&2; _bi_log "push to $PERFLAB_REGISTRY failed"; return 1; }
+  echo "$ref"
+}
+
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   case "${1:-push}" in
     push) base_image_push ;;
+    mysql-client) mysql_client_image_push ;;
     build) base_image_build ;;
     ref) base_image_ref ;;
-    *) echo "usage: $0 [push|build|ref]" >&2; exit 2 ;;
+    *) echo "usage: $0 [push|build|ref|mysql-client]" >&2; exit 2 ;;
   esac
 fi

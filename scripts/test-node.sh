@@ -170,15 +170,37 @@ redis_users() {
   "${secret[@]}" >/dev/null
 }
 
+# The host's MariaDB stands in for an external MySQL the chart administers (stores.mysql.external.adminSecret): the
+# chart's database Job, on a MySQL client image made here (no MySQL image can be pulled), creates each service's
+# database and user perflab_<service> with its password from the Secret, and each service logs in as its own user.
+# The admin may create users and grant on the services' databases only; ALTER USER on every install: a second run
+# sets the same passwords again.
+MYSQL_SERVICES=(mail send route notifier)
+mysql_users() {
+  MYSQL_CLIENT_IMAGE="$(mysql_client_image_push)" || return 1
+  mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot -e "
+    CREATE USER IF NOT EXISTS 'perflab_node_admin'@'127.0.0.1' IDENTIFIED BY 'node-admin';
+    ALTER USER 'perflab_node_admin'@'127.0.0.1' IDENTIFIED BY 'node-admin';
+    GRANT CREATE USER ON *.* TO 'perflab_node_admin'@'127.0.0.1';
+    GRANT ALL PRIVILEGES ON \`perflab\\_%\`.* TO 'perflab_node_admin'@'127.0.0.1' WITH GRANT OPTION;" || return 1
+  k -n "$NS" create secret generic perflab-mysql-admin --from-literal=username=perflab_node_admin \
+    --from-literal=password=node-admin >/dev/null || return 1
+  local -a secret=(k -n "$NS" create secret generic perflab-mysql-auth) c
+  for c in "${MYSQL_SERVICES[@]}"; do secret+=(--from-literal="$c-password=node-$c"); done
+  "${secret[@]}" >/dev/null
+}
+
 install_wait() {
   k create namespace "$NS" >/dev/null 2>&1
-  k -n "$NS" create secret generic perflab-mysql-auth --from-literal=password=perflab >/dev/null || return 1
+  mysql_users || return 1
   redis_users || return 1
   local ip="$K8S_NODE_HOST_IP" t0=$SECONDS
   h install "$RELEASE" charts/perflab -n "$NS" -f charts/tests/real-node-values.yaml \
     --set image.registry="$PERFLAB_REGISTRY" --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem" \
     --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip" \
     --set stores.redis.external.aclUsers=true,stores.redis.auth.existingSecret=perflab-redis-auth \
+    --set stores.mysql.external.adminSecret=perflab-mysql-admin \
+    --set stores.mysql.image.repository="${MYSQL_CLIENT_IMAGE%:*}",stores.mysql.image.tag="${MYSQL_CLIENT_IMAGE##*:}" \
     --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT" \
     --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" --set seed.mails="${MAILS:-20000}" \
     --set services.notifier.env.PERFLAB_NOTIFIER_SMS_URL="http://$ip:$PERFLAB_SMS_SINK_PORT/sms" \

@@ -18,7 +18,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
-import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.route.RouteDefinitionRouteLocator;
 import org.springframework.cloud.gateway.support.ConfigurationService;
@@ -42,7 +41,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * tokens at once and spends them itself, so a caller well inside its limit costs one Redis round trip per lease, not
  * per request. Counter {@code perflab.gateway.rate.limiter.redis.calls} counts the round trips.
  */
-public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Config> {
+public class FallbackRateLimiter extends RouteLimitedRateLimiter {
 
 	private static final Logger log = LoggerFactory.getLogger(FallbackRateLimiter.class);
 
@@ -56,8 +55,6 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	private final LocalBuckets local;
 
-	private final RouteLimits limits;
-
 	private final Leases leases;
 
 	private final Counter redisCalls;
@@ -70,13 +67,12 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	public FallbackRateLimiter(ReactiveStringRedisTemplate redis, ConfigurationService configurationService, Duration redisTimeout, Duration redisRetry, int replicas,
 			RouteLimits limits, Leases leases, MeterRegistry meters) {
-		super(RedisRateLimiter.Config.class, RedisRateLimiter.CONFIGURATION_PROPERTY_NAME, configurationService);
+		super(RedisRateLimiter.CONFIGURATION_PROPERTY_NAME, configurationService, limits);
 		this.redis = redis;
 		this.script = tokenBucket();
 		this.redisTimeout = redisTimeout;
 		this.retryNanos = redisRetry.toNanos();
 		this.local = new LocalBuckets(replicas);
-		this.limits = limits;
 		this.leases = leases;
 		this.redisCalls = Counter.builder("perflab.gateway.rate.limiter.redis.calls")
 			.description("Round trips to Redis for rate-limit decisions (one may cover a lease of several requests)")
@@ -88,7 +84,7 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 
 	@Override
 	public Mono<Response> isAllowed(String routeId, String id) {
-		RedisRateLimiter.Config config = config(routeId);
+		RedisRateLimiter.Config config = limit(routeId);
 		if (inLocalMode.get()) {
 			if (System.nanoTime() - retryAt < 0 || !probing.compareAndSet(false, true)) {
 				return Mono.just(local(routeId, id, config));
@@ -214,16 +210,6 @@ public class FallbackRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Co
 		if (inLocalMode.compareAndSet(true, false)) {
 			log.info("rate limits: Redis answers again; deciding in Redis");
 		}
-	}
-
-	private RedisRateLimiter.Config config(String routeId) {
-		return limits.of(getConfig(), routeId);
-	}
-
-	/** A route's own {@code redis-rate-limiter.*} arguments are bound over the gateway's per-caller default. */
-	@Override
-	public RedisRateLimiter.Config newConfig() {
-		return limits.newConfig();
 	}
 
 	/**

@@ -4,7 +4,6 @@ import java.util.Map;
 
 import reactor.core.publisher.Mono;
 
-import org.springframework.cloud.gateway.filter.ratelimit.AbstractRateLimiter;
 import org.springframework.cloud.gateway.filter.ratelimit.RedisRateLimiter;
 import org.springframework.cloud.gateway.support.ConfigurationService;
 
@@ -16,28 +15,20 @@ import org.springframework.cloud.gateway.support.ConfigurationService;
  * route without {@code local-rate-limiter.*} arguments has the gateway's per-address default
  * ({@code perflab.gateway.rate-limit.per-ip.*}).
  */
-public class LocalRateLimiter extends AbstractRateLimiter<RedisRateLimiter.Config> {
+public class LocalRateLimiter extends RouteLimitedRateLimiter {
 
 	public static final String CONFIGURATION_PROPERTY_NAME = "local-rate-limiter";
 
 	private final LocalBuckets buckets;
 
-	private final RouteLimits limits;
-
 	LocalRateLimiter(ConfigurationService configurationService, int replicas, RouteLimits limits) {
-		super(RedisRateLimiter.Config.class, CONFIGURATION_PROPERTY_NAME, configurationService);
+		super(CONFIGURATION_PROPERTY_NAME, configurationService, limits);
 		this.buckets = new LocalBuckets(replicas);
-		this.limits = limits;
-	}
-
-	@Override
-	public RedisRateLimiter.Config newConfig() {
-		return limits.newConfig();
 	}
 
 	@Override
 	public Mono<Response> isAllowed(String routeId, String id) {
-		RedisRateLimiter.Config config = limits.of(getConfig(), routeId);
+		RedisRateLimiter.Config config = limit(routeId);
 		LocalBuckets.Decision decision = buckets.take(routeId, id, config.getReplenishRate(), config.getBurstCapacity(),
 				config.getRequestedTokens());
 		return Mono.just(new Response(decision.allowed(),
