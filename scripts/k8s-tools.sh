@@ -51,7 +51,11 @@ KUBECTL="$K8S_TOOLS_BIN/kubectl-$K8S_VERSION"
 KUBELET="$K8S_TOOLS_BIN/kubelet-$K8S_VERSION"
 KUBE_PROXY="$K8S_TOOLS_BIN/kube-proxy-$K8S_VERSION"
 CRANE="$K8S_TOOLS_BIN/crane-$CRANE_VERSION"
-COREDNS="$K8S_TOOLS_BIN/coredns-$COREDNS_VERSION"
+# CoreDNS with only the plugins the cluster DNS uses (the full build pulls every cloud SDK); the binary is named after
+# its plugin list too, so a changed list builds anew
+COREDNS_PLUGINS="bind kubernetes forward cache errors log health ready loop reload loadbalance"
+COREDNS_BUILD="coredns-$(printf '%s' "$COREDNS_PLUGINS" | sha256sum | cut -c1-8)"
+COREDNS="$K8S_TOOLS_BIN/$COREDNS_BUILD-$COREDNS_VERSION"
 KUBE_ROUTER="$K8S_TOOLS_BIN/kube-router-$KUBE_ROUTER_VERSION"
 METRICS_SERVER="$K8S_TOOLS_BIN/metrics-server-$METRICS_SERVER_VERSION"
 HELM_UNITTEST="$K8S_TOOLS_BIN/helm-unittest-$HELM_UNITTEST_VERSION"
@@ -148,7 +152,7 @@ _shared_tools() {
     "crane|github.com/google/go-containerregistry|$CRANE_VERSION|github.com/google/go-containerregistry/cmd/crane|-s -w" \
     "helm-unittest|github.com/helm-unittest/helm-unittest|$HELM_UNITTEST_VERSION|github.com/helm-unittest/helm-unittest/cmd/helm-unittest|-s -w -X github.com/helm-unittest/helm-unittest/internal/build.version=${HELM_UNITTEST_VERSION#v}" \
     "helm-docs|github.com/norwoodj/helm-docs|$HELM_DOCS_VERSION|github.com/norwoodj/helm-docs/cmd/helm-docs|-s -w -X main.version=${HELM_DOCS_VERSION#v}" \
-    "coredns|github.com/coredns/coredns|$COREDNS_VERSION|./coredns|-s -w" \
+    "$COREDNS_BUILD|github.com/coredns/coredns|$COREDNS_VERSION|./coredns|-s -w" \
     "metrics-server|sigs.k8s.io/metrics-server|$METRICS_SERVER_VERSION|sigs.k8s.io/metrics-server/cmd/metrics-server|-s -w -X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION" \
     "terraform-provider-helm|github.com/hashicorp/terraform-provider-helm|$HELM_PROVIDER_COMMIT|github.com/hashicorp/terraform-provider-helm|-s -w"
   for b in kube-apiserver kube-controller-manager kube-scheduler kubectl kubelet kube-proxy; do
@@ -156,11 +160,12 @@ _shared_tools() {
   done
 }
 
-# _shared_module: prints the shared module's directory, written once per set of pinned versions.
+# _shared_module: prints the shared module's directory, written once per set of pinned versions and way of writing it
+# (this function's text and the CoreDNS plugins are part of its name).
 _shared_module() {
   local requires key dir
   requires="$(_shared_tools | awk -F'|' '{print $2, $3}' | sort -u)"
-  key="$(printf '%s\n' "$requires" | sha256sum | cut -c1-12)"
+  key="$({ printf '%s\n' "$requires" "$COREDNS_PLUGINS"; declare -f _shared_module; } | sha256sum | cut -c1-12)"
   dir="$PERFLAB_CACHE/build/go-tools-$key"
   if [ ! -f "$dir/go.mod" ]; then
     (
@@ -184,7 +189,7 @@ _shared_module() {
       mv go.mod.new go.mod
       {
         printf 'package main\n\n// CoreDNS with only the plugins the cluster DNS uses (the full build pulls every cloud SDK).\nimport (\n'
-        for m in bind kubernetes forward cache errors log health ready loop reload loadbalance; do
+        for m in $COREDNS_PLUGINS; do
           printf '\t_ "github.com/coredns/coredns/plugin/%s"\n' "$m"
         done
         printf '\t"github.com/coredns/coredns/coremain"\n)\n\nfunc main() { coremain.Run() }\n'
