@@ -51,6 +51,9 @@ bench-ids: ## JMH: Snowflake ids/s at 1 and 16 threads vs the 4,096/ms limit
 bench-gateway: ## redirects/s and p50/p99: gateway vs shortener direct vs nginx `return 302`, one run
 	@scripts/bench-gateway.sh
 
+bench-warm-start: ## a fresh gateway's first minute with no AOT cache, classes only, classes + method profiles (SECS=60 RATE=60 it/s)
+	@scripts/bench-gateway.sh warm-start $(or $(SECS),60) $(or $(RATE),60)
+
 bench-send: ## seed 000's send: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, delivered mails counted
 	@scripts/bench-send.sh
 

@@ -23,7 +23,7 @@ set -euo pipefail
 source "$(dirname "$0")/env.sh"
 cd "$PERFLAB_ROOT"
 PERFLAB_WITH_BENCH_TOOLS=1 scripts/install.sh >/dev/null
-mode=run; case "${1:-}" in cold|ab) mode=$1; shift ;; esac
+mode=run; case "${1:-}" in cold|ab|warm-start) mode=$1; shift ;; esac
 secs=${1:-10}; conns=${2:-64}
 NGINX_PORT=${PERFLAB_BENCH_NGINX_PORT:-18081}
 NGINX_PROXY_PORT=${PERFLAB_BENCH_NGINX_PROXY_PORT:-18082}
@@ -33,6 +33,65 @@ BARE_PORT=18060   # bench/bare-gateway on Server WebFlux
 MVC_PORT=18050    # and on Server MVC
 gw="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"; direct="http://127.0.0.1:$PERFLAB_SHORTENER_PORT"
 out="$PERFLAB_RUN/bench"; mkdir -p "$out"
+
+# scripts/bench-gateway.sh warm-start [seconds, default 60] [iterations/s, default 60]: a fresh gateway's first minute
+# with each JDK AOT cache, one after the other in one run: none; classes only (a context refresh, how every image was
+# trained before); classes and method profiles (trained with traffic, scripts/aot-train.sh). Both caches are trained
+# here from this jar first. Per arm: JVM start to readiness UP (its warm-up included), then seed 004's mix at a
+# constant arrival rate; the gateway's own answers per second (its access lines), the seconds from readiness until
+# its answers over 5 s reach 90% of the offered rate, the first minute's p95 and the load generator's CPU (k6).
+if [ "$mode" = warm-start ]; then
+  secs=${1:-60}; rate=${2:-60}
+  ws="$out/warm-start"; rm -rf "$ws"; mkdir -p "$ws/k6"
+  cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$ws/gateway.jar"
+  launch="$(launch_jar "$ws/gateway.jar")"
+  log "training the two caches of $(basename "$(dirname "$launch")") (classes by a context refresh; profiles with $AOT_TRAIN_REQUESTS requests)"
+  (cd "$ws" && SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" java -XX:AOTCacheOutput="$ws/classes.aot" \
+    -Dspring.context.exit=onRefresh -jar "$launch") >"$ws/train-classes.log" 2>&1 && [ -s "$ws/classes.aot" ] \
+    || { echo "training (classes) failed: $ws/train-classes.log" >&2; exit 1; }
+  (cd "$ws" && SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+    aot_train_app gateway "$ws/profiles.aot" "$ws/train-profiles.log" java -jar "$launch") \
+    || { echo "training (profiles) failed: $ws/train-profiles.log" >&2; exit 1; }
+  # CPU seconds of this shell's children that have ended (bash's `times`, second line: user and system)
+  children_cpu() { times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print n }'; }
+  arm_pid=""
+  trap '[ -z "$arm_pid" ] || kill $arm_pid 2>/dev/null || true' EXIT
+  trap 'exit 1' INT TERM
+  printf '%-9s %10s %8s %14s %10s %10s %12s %8s\n' cache "cache MB" ready "to 90% (s)" "answers/s" "p95 (ms)" "iterations" "k6 CPU" >"$ws/table.txt"
+  for arm in none classes profiles; do
+    # AOTMode=on: a cache that does not map stops the JVM instead of running the arm without it
+    aot=""; [ "$arm" = none ] || aot=" -XX:AOTMode=on -XX:AOTCache=$ws/$arm.aot"
+    t0=$(date +%s.%N)
+    SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
+      JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" java -jar "$launch" >"$ws/$arm.log" 2>&1 &
+    arm_pid=$!
+    until curl -fs "http://127.0.0.1:$(mgmt_port "$PROXY_PORT")/actuator/health/readiness" >/dev/null; do
+      kill -0 $arm_pid 2>/dev/null || { echo "the gateway ($arm) died (see $ws/$arm.log)" >&2; exit 1; }
+      sleep 0.1
+    done
+    ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    mkdir -p "$ws/k6/$arm"; cpu0=$(children_cpu)
+    "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
+      -e TOKEN="$(scripts/jwt.sh token "warm-$arm-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
+      -e WARMUP=0s -e SUMMARY_DIR="$ws/k6/$arm" k6-tests/shortener/smoke.js >"$ws/k6/$arm.txt" 2>&1 &
+    wait $! || true
+    k6_cpu=$(awk -v a="$cpu0" -v b="$(children_cpu)" 'BEGIN { print b - a }')
+    kill -TERM $arm_pid; wait $arm_pid 2>/dev/null || true; arm_pid=""
+    # answers per second from the access lines, the first whole second after readiness on
+    grep -a '"logger":"perflab.access"' "$ws/$arm.log" | grep -o '"@timestamp":"[^.]*' | cut -d'"' -f4 | sort | uniq -c \
+      | awk '{ print $1 }' | sed '1d;$d' >"$ws/$arm.per-second"
+    summary="$ws/k6/$arm/shortener-smoke-summary.json"
+    offered=$(jq -r --argjson it "$rate" '($it * ((.metrics.http_reqs.values.count // 0) / ((.metrics.iterations.values.count // 1) | if . == 0 then 1 else . end)))' "$summary")
+    to90=$(awk -v want="$offered" '{ a[NR] = $1 } END { for (i = 1; i + 4 <= NR; i++) { s = 0; for (j = i; j < i + 5; j++) s += a[j]; if (s / 5 >= 0.9 * want) { print i - 1; exit } } print "never" }' "$ws/$arm.per-second")
+    printf '%-9s %10s %8s %14s %10.0f %10.1f %12s %8s\n' "$arm" "$( [ "$arm" = none ] && echo - || echo $(( $(stat -c %s "$ws/$arm.aot") / 1048576 )))" "${ready}s" "$to90" "$offered" \
+      "$(jq -r '.metrics.http_req_duration.values["p(95)"]' "$summary")" \
+      "$(jq -r '"\(.metrics.iterations.values.count) (\(.metrics.dropped_iterations.values.count // 0) dropped)"' "$summary")" \
+      "$(awk -v t="$k6_cpu" -v s="$secs" 'BEGIN { printf "%.0f%%", 100 * t / s }')" >>"$ws/table.txt"
+  done
+  echo "warm start: seed 004's mix at $rate it/s for $secs s right after readiness, one gateway at a time on :$PROXY_PORT; k6 on this host (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  cat "$ws/table.txt"
+  exit 0
+fi
 
 # scripts/bench-gateway.sh cold [seconds, default 60] [iterations/s, default 200]: the first minute of a gateway.
 # A fresh gateway (the stack's settings: edge cache on, default rate limits) on the proxy port; the moment its

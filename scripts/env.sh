@@ -167,9 +167,11 @@ launch_jar() {  # JAR
 # and flags, there or not. Every JVM of the app started with $PERFLAB_JVM_OPTS from that launch jar maps it (the
 # stack's, and the seeders' of scripts/seed.sh).
 AOT_LOCAL="$PERFLAB_CACHE/aot-local"
+# shellcheck source=scripts/aot-train.sh
+source "$PERFLAB_ROOT/scripts/aot-train.sh"
 aot_cache() { # name launch-jar
   local key
-  key="$({ echo "training 2: -Dspring.context.exit=onRefresh, jar times fixed"; python3 "$PERFLAB_ROOT/scripts/jib-app.py" --digest "$(dirname "$2")"
+  key="$({ echo "$AOT_TRAIN_RECIPE, jar times fixed"; python3 "$PERFLAB_ROOT/scripts/jib-app.py" --digest "$(dirname "$2")"
     java -version 2>&1; echo "$PERFLAB_JVM_OPTS"; } | sha256sum | cut -c1-16)"
   echo "$AOT_LOCAL/$1-$key.aot"
 }

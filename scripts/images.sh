@@ -81,7 +81,7 @@ train() {  # module jre: writes $m/target/jib-aot/app.aot
   rm -rf "$out" && mkdir -p "$dir" "$out" "$AOT_KEPT"
   local main cp app key
   { read -r main; read -r cp; read -r app; } < <("$PYTHON" scripts/jib-app.py "$m/target/jib-image.tar" "$dir")
-  key="$({ echo "$app"; "$jre/bin/java" -version 2>&1; cat scripts/images.sh scripts/jib-app.py config/gateway/routes/*.yaml; } \
+  key="$({ echo "$app"; "$jre/bin/java" -version 2>&1; cat scripts/images.sh scripts/aot-train.sh scripts/jib-app.py config/gateway/routes/*.yaml; } \
     | sha256sum | cut -c1-16)"
   if [ -s "$AOT_KEPT/$name-$key.aot" ]; then
     cp "$AOT_KEPT/$name-$key.aot" "$out/app.aot" && touch "$AOT_KEPT/$name-$key.aot"
@@ -89,14 +89,13 @@ train() {  # module jre: writes $m/target/jib-aot/app.aot
     return 0
   fi
   local t0=$SECONDS
-  # no store is reached: Flyway is off and nothing has started when the context exits. The beans are made, so the
-  # keys they read at start must exist: the dev pairs (scripts/jwt.sh keys) and a throwaway code key; none of them
-  # goes into the image.
+  # scripts/aot-train.sh: a service's store is never reached (Flyway is off and nothing has started when its context
+  # exits); the gateway's services are stand-ins. The beans are made, so the keys they read at start must exist: the
+  # dev pairs (scripts/jwt.sh keys) and a throwaway code key; none of them goes into the image.
   (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE= JAVA_TOOL_OPTIONS= \
     PERFLAB_IDENTITY_DIR="$PERFLAB_IDENTITY_DIR" PERFLAB_GATEWAY_JWT_PUBLIC_KEY="file:$PERFLAB_JWT_DIR/public.pem" \
     PERFLAB_GATEWAY_ROUTES_DIR="$PERFLAB_ROOT/config/gateway/routes" PERFLAB_SHORTENER_CODEKEY="$(openssl rand -base64 32)" \
-    "$jre/bin/java" -XX:AOTCacheOutput="$out/app.aot" -Dspring.context.exit=onRefresh -cp "$cp" "$main") \
-    >"$WORK/train-$name.log" 2>&1 && [ -s "$out/app.aot" ] \
+    aot_train_app "$name" "$out/app.aot" "$WORK/train-$name.log" "$jre/bin/java" -cp "$cp" "$main") \
     || { tail -20 "$WORK/train-$name.log" >&2; log "AOT training of $name failed"; return 1; }
   log "AOT cache for $name: $(du -h "$out/app.aot" | cut -f1) in $((SECONDS - t0)) s ($key)"
   cp "$out/app.aot" "$AOT_KEPT/.$name-$key.aot.$$" && mv "$AOT_KEPT/.$name-$key.aot.$$" "$AOT_KEPT/$name-$key.aot"

@@ -149,8 +149,7 @@ AOT_SCRATCH="$PERFLAB_RUN/aot-scratch"   # the trainings under way (emptied when
 aot_train() { # name launch-jar cache
   local dir t0=$SECONDS; mkdir -p "$AOT_SCRATCH"; dir="$(mktemp -d "$AOT_SCRATCH/XXXXXX")"
   if (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-      java -XX:AOTCacheOutput="$dir/app.aot" -Dspring.context.exit=onRefresh -jar "$2") >"$LOGS/$1.aot.log" 2>&1 \
-      && [ -s "$dir/app.aot" ]; then
+      aot_train_app "$1" "$dir/app.aot" "$LOGS/$1.aot.log" java -jar "$2"); then
     mv "$dir/app.aot" "$3.$$" && mv "$3.$$" "$3"
     ls -t "$AOT_LOCAL/$1-"*.aot | tail -n +3 | xargs -r rm -f
     log "$1: AOT cache trained in $((SECONDS - t0)) s (once per build; $(du -h "$3" | cut -f1))"
