@@ -52,43 +52,57 @@ if [ "$mode" = warm-start ]; then
   (cd "$ws" && SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
     aot_train_app gateway "$ws/profiles.aot" "$ws/train-profiles.log" java -jar "$launch") \
     || { echo "training (profiles) failed: $ws/train-profiles.log" >&2; exit 1; }
-  # CPU seconds of this shell's children that have ended (bash's `times`, second line: user and system)
-  children_cpu() { times | awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print n }'; }
+  # CPU seconds of this shell's children that have ended (bash's `times`, second line: user and system; run in this
+  # shell, not in a command substitution's, whose children are its own)
+  children_cpu() {  # into $ws/cpu
+    times >"$ws/times"
+    awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print n }' "$ws/times" >"$ws/cpu"
+  }
+  # the gateway's own count of answered requests, once a second: what it routed and what its edge cache answered
+  answered_each_second() {  # MGMT-PORT OUT: until killed
+    while :; do
+      curl -fs "http://127.0.0.1:$1/actuator/prometheus" | awk '/^spring_cloud_gateway_requests_seconds_count/ \
+        || /^perflab_gateway_edge_cache_total\{result="hit"\}/ { n += $NF } END { printf "%d\n", n }' >>"$2"
+      sleep 1
+    done
+  }
   arm_pid=""
   trap '[ -z "$arm_pid" ] || kill $arm_pid 2>/dev/null || true' EXIT
   trap 'exit 1' INT TERM
-  printf '%-9s %10s %8s %14s %10s %10s %12s %8s\n' cache "cache MB" ready "to 90% (s)" "answers/s" "p95 (ms)" "iterations" "k6 CPU" >"$ws/table.txt"
+  printf '%-9s %9s %7s %11s %9s %9s %-22s %s\n' cache "cache MB" ready "to 90% (s)" "offered/s" "p95 (ms)" "iterations" "k6 CPU (one core)" >"$ws/table.txt"
   for arm in none classes profiles; do
     # AOTMode=on: a cache that does not map stops the JVM instead of running the arm without it
     aot=""; [ "$arm" = none ] || aot=" -XX:AOTMode=on -XX:AOTCache=$ws/$arm.aot"
     t0=$(date +%s.%N)
-    SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
-      JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" java -jar "$launch" >"$ws/$arm.log" 2>&1 &
+    # shellcheck disable=SC2086  # PERFLAB_BENCH_A_ENV: "K=V ..." for every arm (e.g. PERFLAB_GATEWAY_WARMUP_REQUESTS=0)
+    env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
+      JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-} java -jar "$launch" >"$ws/$arm.log" 2>&1 &
     arm_pid=$!
     until curl -fs "http://127.0.0.1:$(mgmt_port "$PROXY_PORT")/actuator/health/readiness" >/dev/null; do
       kill -0 $arm_pid 2>/dev/null || { echo "the gateway ($arm) died (see $ws/$arm.log)" >&2; exit 1; }
       sleep 0.1
     done
     ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    mkdir -p "$ws/k6/$arm"; cpu0=$(children_cpu)
+    mkdir -p "$ws/k6/$arm"; children_cpu; cpu0=$(cat "$ws/cpu")
+    answered_each_second "$(mgmt_port "$PROXY_PORT")" "$ws/$arm.answered" & counter_pid=$!
     "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
       -e TOKEN="$(scripts/jwt.sh token "warm-$arm-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
       -e WARMUP=0s -e SUMMARY_DIR="$ws/k6/$arm" k6-tests/shortener/smoke.js >"$ws/k6/$arm.txt" 2>&1 &
     wait $! || true
-    k6_cpu=$(awk -v a="$cpu0" -v b="$(children_cpu)" 'BEGIN { print b - a }')
+    children_cpu; k6_cpu=$(awk -v a="$cpu0" '{ print $1 - a }' "$ws/cpu")   # before the counter's CPU joins it
+    kill $counter_pid; wait $counter_pid 2>/dev/null || true
     kill -TERM $arm_pid; wait $arm_pid 2>/dev/null || true; arm_pid=""
-    # answers per second from the access lines, the first whole second after readiness on
-    grep -a '"logger":"perflab.access"' "$ws/$arm.log" | grep -o '"@timestamp":"[^.]*' | cut -d'"' -f4 | sort | uniq -c \
-      | awk '{ print $1 }' | sed '1d;$d' >"$ws/$arm.per-second"
+    # answers per second: the differences of the gateway's count, from readiness on
+    awk 'NR > 1 { print $1 - last } { last = $1 }' "$ws/$arm.answered" >"$ws/$arm.per-second"
     summary="$ws/k6/$arm/shortener-smoke-summary.json"
     offered=$(jq -r --argjson it "$rate" '($it * ((.metrics.http_reqs.values.count // 0) / ((.metrics.iterations.values.count // 1) | if . == 0 then 1 else . end)))' "$summary")
     to90=$(awk -v want="$offered" '{ a[NR] = $1 } END { for (i = 1; i + 4 <= NR; i++) { s = 0; for (j = i; j < i + 5; j++) s += a[j]; if (s / 5 >= 0.9 * want) { print i - 1; exit } } print "never" }' "$ws/$arm.per-second")
-    printf '%-9s %10s %8s %14s %10.0f %10.1f %12s %8s\n' "$arm" "$( [ "$arm" = none ] && echo - || echo $(( $(stat -c %s "$ws/$arm.aot") / 1048576 )))" "${ready}s" "$to90" "$offered" \
+    printf '%-9s %9s %7s %11s %9.0f %9.1f %-22s %s\n' "$arm" "$( [ "$arm" = none ] && echo - || echo $(( $(stat -c %s "$ws/$arm.aot") / 1048576 )))" "${ready}s" "$to90" "$offered" \
       "$(jq -r '.metrics.http_req_duration.values["p(95)"]' "$summary")" \
       "$(jq -r '"\(.metrics.iterations.values.count) (\(.metrics.dropped_iterations.values.count // 0) dropped)"' "$summary")" \
       "$(awk -v t="$k6_cpu" -v s="$secs" 'BEGIN { printf "%.0f%%", 100 * t / s }')" >>"$ws/table.txt"
   done
-  echo "warm start: seed 004's mix at $rate it/s for $secs s right after readiness, one gateway at a time on :$PROXY_PORT; k6 on this host (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo "warm start: seed 004's mix at $rate it/s for $secs s right after readiness, one gateway at a time on :$PROXY_PORT${PERFLAB_BENCH_A_ENV:+ ($PERFLAB_BENCH_A_ENV)}; k6 on this host (load $(cut -d' ' -f1-3 /proc/loadavg))"
   cat "$ws/table.txt"
   exit 0
 fi
