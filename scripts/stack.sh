@@ -139,8 +139,8 @@ routes_digest() { cat "$PERFLAB_GATEWAY_ROUTES_DIR"/*.yaml | sha256sum | cut -c1
 # Each app's JVM starts from a JDK AOT cache (JEP 483: its classes loaded and linked ahead of time) trained here on
 # this machine's JVM with the flags it runs with, once per build: kept by content in $PERFLAB_CACHE/aot-local (the
 # digest of the classes it loads, as scripts/images.sh keeps the images'), so a restart of the same build, a later
-# `make up` or another checkout of the same commit takes it. The training is a Spring context refresh that stops
-# before anything starts (-Dspring.context.exit=onRefresh). An app whose build has none yet starts without one at
+# `make up` or another checkout of the same commit takes it. The training: scripts/aot-train.sh (a service's is a
+# context refresh that stops before anything starts; the gateway's runs with traffic). An app whose build has none yet starts without one at
 # once, and once the apps are ready its cache is trained beside them at the idle class (CPU and disk), for its next
 # start: trained before the start, the six caches of a new build held a start for ~2:50 on two cores, longer than
 # what they save in one start. A cache the JVM cannot map is refused in the app's log and the app starts without it:
