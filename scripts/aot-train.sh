@@ -13,10 +13,11 @@
 AOT_TRAIN_REQUESTS="${AOT_TRAIN_REQUESTS:-30000}"
 AOT_TRAIN_RECIPE="training 3: the gateway with traffic ($AOT_TRAIN_REQUESTS warm-up requests), the services by refresh"
 
-_aot_free_port() {  # a port nothing listens on (loopback)
+_aot_free_port() {  # a port nothing listens on (loopback), nor on its management port (+1000)
   local p
-  for p in $(shuf -i 20000-29999 -n 100); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return 0; }
+  for p in $(shuf -i 20000-28999 -n 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || (exec 3<>"/dev/tcp/127.0.0.1/$((p + 1000))") 2>/dev/null \
+      || { echo "$p"; return 0; }
   done
   return 1
 }
@@ -29,22 +30,18 @@ aot_train_app() {
     "$java" -XX:AOTCacheOutput="$cache" -Dspring.context.exit=onRefresh "$@" >"$log" 2>&1 && [ -s "$cache" ]
     return
   fi
-  local http mgmt stub stub_pid pid end rc=0 s
-  http="$(_aot_free_port)" && mgmt="$(_aot_free_port)" && stub="$(_aot_free_port)" || return 1
+  local http stub stub_pid pid rc=0 s
+  http="$(_aot_free_port)" && stub="$(_aot_free_port)" || return 1
   mkdir -p "$PWD/aot-stand-in"
   "$(dirname "$java")/jwebserver" -b 127.0.0.1 -p "$stub" -d "$PWD/aot-stand-in" >"$log.stand-in" 2>&1 &
   stub_pid=$!
   local -a services=()
   for s in "${PERFLAB_SERVICES[@]}"; do services+=("PERFLAB_GATEWAY_SERVICES_${s^^}=http://127.0.0.1:$stub"); done
-  env "${services[@]}" SERVER_PORT="$http" MANAGEMENT_SERVER_PORT="$mgmt" \
+  env "${services[@]}" SERVER_PORT="$http" MANAGEMENT_SERVER_PORT="$(mgmt_port "$http")" \
     PERFLAB_GATEWAY_WARMUP_REQUESTS="$AOT_TRAIN_REQUESTS" PERFLAB_GATEWAY_WARMUP_TIMELIMIT=120s \
     "$java" -XX:AOTCacheOutput="$cache" "$@" >"$log" 2>&1 &
   pid=$!
-  end=$((SECONDS + 240))
-  until curl -fs "http://127.0.0.1:$mgmt/actuator/health/readiness" >/dev/null 2>&1; do
-    if ! kill -0 "$pid" 2>/dev/null || [ $SECONDS -ge $end ]; then rc=1; break; fi
-    sleep 0.5
-  done
+  await_ready "$http" "$pid" "$log" 240 || rc=1
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" || true
   kill "$stub_pid" 2>/dev/null; wait "$stub_pid" 2>/dev/null

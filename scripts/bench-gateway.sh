@@ -78,10 +78,7 @@ if [ "$mode" = warm-start ]; then
     env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
       JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-} java -jar "$launch" >"$ws/$arm.log" 2>&1 &
     arm_pid=$!
-    until curl -fs "http://127.0.0.1:$(mgmt_port "$PROXY_PORT")/actuator/health/readiness" >/dev/null; do
-      kill -0 $arm_pid 2>/dev/null || { echo "the gateway ($arm) died (see $ws/$arm.log)" >&2; exit 1; }
-      sleep 0.1
-    done
+    await_ready "$PROXY_PORT" "$arm_pid" "$ws/$arm.log" || exit 1
     ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     mkdir -p "$ws/k6/$arm"; children_cpu; cpu0=$(cat "$ws/cpu")
     answered_each_second "$(mgmt_port "$PROXY_PORT")" "$ws/$arm.answered" & counter_pid=$!
@@ -114,23 +111,22 @@ fi
 if [ "$mode" = cold ]; then
   secs=${1:-60}; rate=${2:-200}
   cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-cold.jar"
+  launch="$(launch_jar "$out/gateway-cold.jar")" aot="$(aot_opts gateway "$launch")"
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
   env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
-    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" ${PERFLAB_BENCH_A_ENV:-} java -jar "$(launch_jar "$out/gateway-cold.jar")" >"$out/cold-gateway.log" 2>&1 &
+    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-} java -jar "$launch" >"$out/cold-gateway.log" 2>&1 &
   cold_pid=$!
   trap 'kill $cold_pid 2>/dev/null || true' EXIT
   trap 'exit 1' INT TERM
-  until curl -fs "http://127.0.0.1:$(mgmt_port "$PROXY_PORT")/actuator/health/readiness" >/dev/null; do
-    kill -0 $cold_pid 2>/dev/null || { echo "the gateway died (see $out/cold-gateway.log)" >&2; exit 1; }
-    sleep 0.1
-  done
+  await_ready "$PROXY_PORT" "$cold_pid" "$out/cold-gateway.log" || exit 1
   ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
   mkdir -p "$out/k6"
   "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
     -e TOKEN="$(scripts/jwt.sh token "cold-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
     -e WARMUP=0s -e SUMMARY_DIR="$out/k6" k6-tests/shortener/smoke.js >"$out/k6/cold.txt" 2>&1 || true
-  python3 - "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" <<'PY'
+  with="no AOT cache"; [ -z "$aot" ] || with="the stack's AOT cache"
+  python3 - "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" "$with" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))["metrics"]
 def v(name, key, default=0):
@@ -140,7 +136,7 @@ def failed(name):
     c = checks.get(name, {"passes": 0, "fails": 0})
     total = c["passes"] + c["fails"]
     return f"{c['fails']} of {total} ({100 * c['fails'] / total if total else 0:.1f}%)"
-print(f"cold start: ready after {sys.argv[2]} s (JVM start to readiness UP), then seed 004's mix at {sys.argv[3]} it/s for {sys.argv[4]} s")
+print(f"cold start: ready after {sys.argv[2]} s (JVM start to readiness UP, {sys.argv[5]}), then seed 004's mix at {sys.argv[3]} it/s for {sys.argv[4]} s")
 print(f"  iterations {v('iterations', 'count'):.0f} (dropped {v('dropped_iterations', 'count'):.0f})"
       f"  requests failed {100 * v('http_req_failed', 'rate'):.2f}%  checks failed {100 * (1 - v('checks', 'rate', 1)):.2f}%")
 print(f"  creates failed {failed('create is 201')}, redirects failed {failed('redirect is 301 or 302')}")
@@ -174,7 +170,8 @@ start_proxy() { # port jar extra-env log
   env SERVER_PORT="$1" MANAGEMENT_SERVER_PORT="$(mgmt_port "$1")" PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false \
     PERFLAB_GATEWAY_RATE_LIMIT_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 \
     PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 \
-    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" $3 java -jar "$(launch_jar "$2")" >"$4" 2>&1 &
+    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$(aot_opts gateway "$(launch_jar "$2")")" $3 \
+    java -jar "$(launch_jar "$2")" >"$4" 2>&1 &
 }
 cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-a.jar"   # a copy: a rebuild must not pull the jar from under it
 start_proxy "$PROXY_PORT" "$out/gateway-a.jar" "${PERFLAB_BENCH_A_ENV:-}" "$out/proxy-gateway.log"; proxy_pid=$!
@@ -208,11 +205,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 for port in "$PROXY_PORT" ${b_pid:+$B_PORT} ${bare_pid:+$BARE_PORT} ${mvc_pid:+$MVC_PORT}; do
-  end=$((SECONDS + 120))
-  until curl -fs "http://127.0.0.1:$(mgmt_port "$port")/actuator/health/readiness" >/dev/null; do
-    [ $SECONDS -lt $end ] || { echo "proxy gateway on :$port not ready after 120 s (see $out/proxy-gateway*.log)" >&2; exit 1; }
-    sleep 0.5
-  done
+  await_ready "$port" "" "$out/*.log" || exit 1
 done
 
 shortener_pid=$(cat "$PERFLAB_RUN/pids/shortener.pid")

@@ -26,10 +26,7 @@ start_mail() { # port name extra-args...
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
     java -jar "$(launch_jar services/mail/target/mail.jar)" "$@" >"$out/mail-$name.log" 2>&1 &
   pids+=($!)
-  until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do
-    kill -0 "${pids[-1]}" 2>/dev/null || { echo "mail ($name) failed to start, see $out/mail-$name.log"; exit 1; }
-    sleep 0.5
-  done
+  await_ready "$port" "${pids[-1]}" "$out/mail-$name.log" || exit 1
 }
 stop_all() { kill "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; pids=(); }
 # mean heap allocated by the EML parse of one read, from the service's own counter (perflab.mail.read.allocated)

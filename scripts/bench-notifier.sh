@@ -107,12 +107,7 @@ if [ "$TARGET" = direct ]; then
   }
   instance() { cat "$OUT/run-notifier-$1.pid"; }
   wait_instance() { # port
-    local end=$((SECONDS + 120))
-    until curl -fs "http://127.0.0.1:$(mgmt_port "$1")/actuator/health/readiness" >/dev/null; do
-      kill -0 "$(instance "$1")" 2>/dev/null || { echo "notifier on $1 died, see $OUT/notifier-$1.log" >&2; exit 1; }
-      [ $SECONDS -lt $end ] || { echo "notifier on $1 not ready after 120 s" >&2; exit 1; }
-      sleep 0.3
-    done
+    await_ready "$1" "$(instance "$1")" "$OUT/notifier-$1.log" || exit 1
   }
   # both settings start side by side: one wait for two JVMs
   # shellcheck disable=SC2086

@@ -38,19 +38,13 @@ identity=$(scripts/jwt.sh identity perflab-gateway bench 1 route 3600)
 
 pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
-await_ready() { # port log: the instance last started answers ready, or the bench stops
-  until curl -fs "http://127.0.0.1:$(mgmt_port "$1")/actuator/health/readiness" >/dev/null; do
-    kill -0 "${pids[-1]}" 2>/dev/null || { echo "the instance on :$1 failed to start, see $2"; exit 1; }
-    sleep 0.5
-  done
-}
 start_route() { # port name extra-args...
   local port=$1 name=$2; shift 2
   SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local \
     JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
     java -jar "$(launch_jar "$out/route.jar")" --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
   pids+=($!)
-  await_ready "$port" "$out/route-$name.log"
+  await_ready "$port" "${pids[-1]}" "$out/route-$name.log" || exit 1
 }
 start_route 18301 fixed
 start_route 18302 stream --perflab.route.body-cache.max-size=0
@@ -67,7 +61,7 @@ start_gateway() { # port name extra-args...
     --perflab.gateway.rate-limit.replenish-rate=1000000 --perflab.gateway.rate-limit.burst-capacity=1000000 \
     --logging.structured.format.console= "$@" >"$out/$name.log" 2>&1 &
   pids+=($!)
-  await_ready "$port" "$out/$name.log"
+  await_ready "$port" "${pids[-1]}" "$out/$name.log" || exit 1
 }
 start_gateway 18304 gateway
 start_gateway 18305 gateway-nocache --perflab.gateway.body-cache.enabled=false

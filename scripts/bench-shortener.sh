@@ -19,13 +19,12 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 for spec in snowflake:18084 mongo-sequence:18085; do
   strategy=${spec%%:*}; port=${spec##*:}
-  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) PERFLAB_SHORTENER_IDSTRATEGY=$strategy JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-    java -jar "$(launch_jar services/shortener/target/shortener.jar)" >"$out/shortener-$strategy.log" 2>&1 &
+  launch="$(launch_jar services/shortener/target/shortener.jar)"
+  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) PERFLAB_SHORTENER_IDSTRATEGY=$strategy \
+    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$(aot_opts shortener "$launch")" java -jar "$launch" >"$out/shortener-$strategy.log" 2>&1 &
   pids+=($!)
 done
-for port in 18084 18085; do
-  until curl -fs "http://127.0.0.1:$(mgmt_port $port)/actuator/health/readiness" >/dev/null; do sleep 0.5; done
-done
+await_ready 18084 "${pids[0]}" "$out/shortener-snowflake.log" && await_ready 18085 "${pids[1]}" "$out/shortener-mongo-sequence.log" || exit 1
 
 cat >"$out/create.lua" <<'LUA'
 wrk.method = "POST"

@@ -114,6 +114,18 @@ mgmt_port() { echo $(($1 + 1000)); }
 
 log() { printf '\033[1m[perflab]\033[0m %s\n' "$*" >&2; }
 
+# await_ready PORT PID LOG [SECONDS, 120]: until the app on PORT answers ready on its management port (PORT + 1000);
+# fails, naming LOG, as soon as PID (when not empty) has ended, or when the time ran out. The scripts' one readiness
+# wait (the stack's wait_ready adds what the stack keeps: its pid files, a refused AOT cache dropped).
+await_ready() {
+  local end=$((SECONDS + ${4:-120}))
+  until curl -fs --max-time 2 -o /dev/null "http://127.0.0.1:$(mgmt_port "$1")/actuator/health/readiness"; do
+    if [ -n "$2" ] && ! kill -0 "$2" 2>/dev/null; then log "the app on :$1 ended before it was ready (see $3)"; return 1; fi
+    [ $SECONDS -lt $end ] || { log "the app on :$1 not ready after ${4:-120} s (see $3)"; return 1; }
+    sleep 0.2
+  done
+}
+
 # Load a JVM until its JIT compiler has settled, before a bench measures it: the given load command (5 s of wrk) runs
 # again and again until the compiler's time (jvm_compilation_time_ms_total, from the instance's actuator) grew less
 # than 250 ms in each of two rounds in a row, or cap seconds passed. A fixed short warm-up measures the compiler: a
@@ -169,6 +181,16 @@ launch_jar() {  # JAR
 AOT_LOCAL="$PERFLAB_CACHE/aot-local"
 # shellcheck source=scripts/aot-train.sh
 source "$PERFLAB_ROOT/scripts/aot-train.sh"
+# aot_opts NAME LAUNCH-JAR: " -XX:AOTCache=<its build's cache>" to follow $PERFLAB_JVM_OPTS in JAVA_TOOL_OPTIONS when
+# the stack's trainer made one for this build; otherwise nothing, and says so. The benches and seeders start their
+# JVMs as the stack does, from the same launch jars and caches (a JVM with other flags may refuse a cache: it says so
+# in its log and starts without it).
+aot_opts() {
+  [ "${AOT:-1}" != 0 ] || return 0
+  local cache; cache="$(aot_cache "$1" "$2")" || return 0
+  if [ -s "$cache" ]; then printf ' -XX:AOTCache=%s' "$cache"
+  else log "$1: no AOT cache trained for this build yet (make up trains one beside the stack): starting without"; fi
+}
 aot_cache() { # name launch-jar
   local key
   key="$({ echo "$AOT_TRAIN_RECIPE, jar times fixed"; python3 "$PERFLAB_ROOT/scripts/jib-app.py" --digest "$(dirname "$2")"
