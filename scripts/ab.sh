@@ -46,8 +46,8 @@ scraped_after() { # SINCE
   local q="timestamp(up{job=\"perflab-$service\"}) and up{job=\"perflab-$service\"} == 1" t
   for _ in $(seq 60); do
     t=$(curl -fsG "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/query" --data-urlencode "query=$q" |
-      python3 -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; print(r[0]["value"][1] if r else 0)')
-    if python3 -c "import sys; sys.exit(0 if float('$t') > float('$1') else 1)"; then echo "$t"; return; fi
+      jq -r '.data.result[0].value[1] // 0')
+    if awk -v t="$t" -v since="$1" 'BEGIN { exit !(t + 0 > since + 0) }'; then echo "$t"; return; fi
     sleep 0.5
   done
   log "Prometheus has not scraped $service since $1"; return 1

@@ -83,7 +83,7 @@ for i in range(20000):
 print(json.dumps({'name': 'bench 20k', 'bus': 'bus-bench', 'stops': [], 'points': points}))
 PY
   route=$(curl -fsS -XPOST "http://127.0.0.1:18301/v1/routes" -H "X-Perflab-Identity: $identity" \
-    -H 'Content-Type: application/json' --data-binary @"$out/route.json" | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+    -H 'Content-Type: application/json' --data-binary @"$out/route.json" | jq -r .id)
 fi
 # 200 routes of the seeder (office 1, 15-20k points each), added by the seeder itself when fewer are there: the first
 # 100 for fixed100, the next 100 for gateway100 (route's cache must be cold for each)

@@ -83,12 +83,10 @@ k6_stop() {  # ADDRESS [PID]: status 1 when the run (PID) had already ended
 }
 # the thresholds a k6 summary's run failed, one line; status 1 when any failed or none is there
 thresholds_failed() {  # SUMMARY.json
-  python3 -c 'import json, sys
-m = json.load(open(sys.argv[1]))["metrics"]
-th = [(k, e, t["ok"]) for k, v in m.items() for e, t in (v.get("thresholds") or {}).items()]
-failed = [f"{k} {e}" for k, e, ok in th if not ok]
-print(", ".join(failed) if th else "no thresholds in the summary")
-sys.exit(1 if failed or not th else 0)' "$1"
+  jq -r '[.metrics | to_entries[] | .key as $k | (.value.thresholds // {}) | to_entries[] | {name: "\($k) \(.key)", ok: .value.ok}]
+    | if length == 0 then "no thresholds in the summary", halt_error(1)
+      else ([.[] | select(.ok | not) | .name] | join(", ")) as $failed | $failed, (if $failed != "" then halt_error(1) else empty end)
+      end' "$1" 2>/dev/null
 }
 # the verdict of a k6 run: 0 (ended at its bound, thresholds held) or 103 after a stop it was asked for, with its
 # summary's thresholds held; prints nothing when it passed, else why not

@@ -58,7 +58,7 @@ run() { # script user
 limited() { # command... : in a cgroup with K6_CPU_LIMIT cores of CPU time (cgroup v2 or v1), else as is
   [ -n "${K6_CPU_LIMIT:-}" ] || { "$@"; return; }
   local quota period=100000 cg
-  quota=$(python3 -c "print(max(1000, int(float('$K6_CPU_LIMIT') * $period)))")
+  quota=$(awk -v cores="$K6_CPU_LIMIT" -v period="$period" 'BEGIN { q = int(cores * period); print (q > 1000 ? q : 1000) }')
   if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
     cg=/sys/fs/cgroup/perflab-k6-$$
     echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
