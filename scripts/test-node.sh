@@ -153,14 +153,15 @@ image_config_verdict() {  # NAME REVISION, an image's config on stdin: one line,
 # The host's Redis stands in for an external Redis with a user per client (stores.redis.external.aclUsers): each made
 # with the rules the chart gives its own Redis (rendered from the chart, so what runs here is what the chart's Redis
 # would hold), and each Redis client on the node logs in as its own user. `reset` first: a second run remakes them.
-REDIS_CLIENTS=(gateway shortener)
 redis_users() {
   local rendered c line rules
-  rendered="$(h template "$RELEASE" charts/perflab -n "$NS" -f charts/tests/real-node-values.yaml \
-    --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem" --set stores.redis.deploy=true \
+  rendered="$(h template "$RELEASE" charts/perflab -n "$NS" "${NODE_VALUES[@]}" --set stores.redis.deploy=true \
     --show-only templates/statefulset.yaml)" || return 1
-  local -a secret=(k -n "$NS" create secret generic perflab-redis-auth)
-  for c in "${REDIS_CLIENTS[@]}"; do
+  local -a secret=(k -n "$NS" create secret generic perflab-redis-auth) clients
+  # the chart's Redis clients: its ACL users perflab_<client>
+  read -ra clients <<<"$(grep -o 'user perflab_[a-z_]* on resetpass' <<<"$rendered" | awk '{ sub(/^perflab_/, "", $2); print $2 }' | xargs)"
+  [ ${#clients[@]} -gt 0 ] || { echo "  no ACL user in the chart's Redis"; return 1; }
+  for c in "${clients[@]}"; do
     line="$(grep -o "user perflab_$c on resetpass .*" <<<"$rendered")" || { echo "  no ACL user perflab_$c in the chart's Redis"; return 1; }
     rules="${line#* resetchannels }"
     local -a rule; read -ra rule <<<"$rules"   # read -a: no pathname expansion of ~keys:*
@@ -175,7 +176,6 @@ redis_users() {
 # database and user perflab_<service> with its password from the Secret, and each service logs in as its own user.
 # The admin may create users and grant on the services' databases only; ALTER USER on every install: a second run
 # sets the same passwords again.
-MYSQL_SERVICES=(mail send route notifier)
 mysql_users() {
   MYSQL_CLIENT_IMAGE="$(mysql_client_image_push)" || return 1
   mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot -e "
@@ -186,26 +186,35 @@ mysql_users() {
   k -n "$NS" create secret generic perflab-mysql-admin --from-literal=username=perflab_node_admin \
     --from-literal=password=node-admin >/dev/null || return 1
   local -a secret=(k -n "$NS" create secret generic perflab-mysql-auth) c
-  for c in "${MYSQL_SERVICES[@]}"; do secret+=(--from-literal="$c-password=node-$c"); done
+  for c in "${PERFLAB_SERVICES[@]}"; do  # every service with a database (services/*/service.env)
+    [ -z "$(service_conf "$c" databases)" ] || secret+=(--from-literal="$c-password=node-$c")
+  done
   "${secret[@]}" >/dev/null
+}
+
+# The release's values on this node: the host's stores at the node's bridge address, the images in its registry.
+node_values() {
+  local ip="$K8S_NODE_HOST_IP"
+  NODE_VALUES=(-f charts/tests/real-node-values.yaml
+    --set image.registry="$PERFLAB_REGISTRY" --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem"
+    --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip"
+    --set stores.redis.external.aclUsers=true,stores.redis.auth.existingSecret=perflab-redis-auth
+    --set stores.mysql.external.adminSecret=perflab-mysql-admin
+    --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT"
+    --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" --set seed.mails="${MAILS:-20000}"
+    --set services.notifier.env.PERFLAB_NOTIFIER_SMS_URL="http://$ip:$PERFLAB_SMS_SINK_PORT/sms"
+    --set-json "services.notifier.egress=[{\"ports\":[{\"port\":$PERFLAB_SMS_SINK_PORT,\"protocol\":\"TCP\"}],\"to\":[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]}]"
+    --set-json "networkPolicy.dnsTo=[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]")
 }
 
 install_wait() {
   k create namespace "$NS" >/dev/null 2>&1
+  node_values
   mysql_users || return 1
   redis_users || return 1
-  local ip="$K8S_NODE_HOST_IP" t0=$SECONDS
-  h install "$RELEASE" charts/perflab -n "$NS" -f charts/tests/real-node-values.yaml \
-    --set image.registry="$PERFLAB_REGISTRY" --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem" \
-    --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip" \
-    --set stores.redis.external.aclUsers=true,stores.redis.auth.existingSecret=perflab-redis-auth \
-    --set stores.mysql.external.adminSecret=perflab-mysql-admin \
+  local t0=$SECONDS
+  h install "$RELEASE" charts/perflab -n "$NS" "${NODE_VALUES[@]}" \
     --set stores.mysql.image.repository="${MYSQL_CLIENT_IMAGE%:*}",stores.mysql.image.tag="${MYSQL_CLIENT_IMAGE##*:}" \
-    --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT" \
-    --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" --set seed.mails="${MAILS:-20000}" \
-    --set services.notifier.env.PERFLAB_NOTIFIER_SMS_URL="http://$ip:$PERFLAB_SMS_SINK_PORT/sms" \
-    --set-json "services.notifier.egress=[{\"ports\":[{\"port\":$PERFLAB_SMS_SINK_PORT,\"protocol\":\"TCP\"}],\"to\":[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]}]" \
-    --set-json "networkPolicy.dnsTo=[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]" \
     --wait --timeout 6m >"$WORK/install.out" 2>&1 || { cat "$WORK/install.out"; pods_report; return 1; }
   echo "  installed and every pod Ready in $((SECONDS - t0)) s"
   pods_report
