@@ -13,9 +13,9 @@
 AOT_TRAIN_REQUESTS="${AOT_TRAIN_REQUESTS:-30000}"
 AOT_TRAIN_RECIPE="training 3: the gateway with traffic ($AOT_TRAIN_REQUESTS warm-up requests), the services by refresh"
 
-_aot_free_port() {  # a port nothing listens on (loopback), nor on its management port (+1000)
+_aot_free_port() {  # FROM-TO: a port of that range nothing listens on (loopback), nor on its management port (+1000)
   local p
-  for p in $(shuf -i 20000-28999 -n 100); do
+  for p in $(shuf -i "$1" -n 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || (exec 3<>"/dev/tcp/127.0.0.1/$((p + 1000))") 2>/dev/null \
       || { echo "$p"; return 0; }
   done
@@ -31,7 +31,8 @@ aot_train_app() {
     return
   fi
   local http stub stub_pid pid rc=0 s
-  http="$(_aot_free_port)" && stub="$(_aot_free_port)" || return 1
+  # ranges apart: the gateway's two ports and the stand-in's can never be one port
+  http="$(_aot_free_port 20000-27999)" && stub="$(_aot_free_port 29000-29999)" || return 1
   mkdir -p "$PWD/aot-stand-in"
   "$(dirname "$java")/jwebserver" -b 127.0.0.1 -p "$stub" -d "$PWD/aot-stand-in" >"$log.stand-in" 2>&1 &
   stub_pid=$!
