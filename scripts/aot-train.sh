@@ -30,14 +30,14 @@ aot_train_app() {
     "$java" -XX:AOTCacheOutput="$cache" -Dspring.context.exit=onRefresh "$@" >"$log" 2>&1 && [ -s "$cache" ]
     return
   fi
-  local http stub stub_pid pid rc=0 s
+  local http stand_in stand_in_pid pid rc=0 s
   # ranges apart: the gateway's two ports and the stand-in's can never be one port
-  http="$(_aot_free_port 20000-27999)" && stub="$(_aot_free_port 29000-29999)" || return 1
+  http="$(_aot_free_port 20000-27999)" && stand_in="$(_aot_free_port 29000-29999)" || return 1
   mkdir -p "$PWD/aot-stand-in"
-  "$(dirname "$java")/jwebserver" -b 127.0.0.1 -p "$stub" -d "$PWD/aot-stand-in" >"$log.stand-in" 2>&1 &
-  stub_pid=$!
+  "$(dirname "$java")/jwebserver" -b 127.0.0.1 -p "$stand_in" -d "$PWD/aot-stand-in" >"$log.stand-in" 2>&1 &
+  stand_in_pid=$!
   local -a services=()
-  for s in "${PERFLAB_SERVICES[@]}"; do services+=("PERFLAB_GATEWAY_SERVICES_${s^^}=http://127.0.0.1:$stub"); done
+  for s in "${PERFLAB_SERVICES[@]}"; do services+=("PERFLAB_GATEWAY_SERVICES_${s^^}=http://127.0.0.1:$stand_in"); done
   env "${services[@]}" SERVER_PORT="$http" MANAGEMENT_SERVER_PORT="$(mgmt_port "$http")" \
     PERFLAB_GATEWAY_WARMUP_REQUESTS="$AOT_TRAIN_REQUESTS" PERFLAB_GATEWAY_WARMUP_TIMELIMIT=120s \
     "$java" -XX:AOTCacheOutput="$cache" "$@" >"$log" 2>&1 &
@@ -45,7 +45,7 @@ aot_train_app() {
   await_ready "$http" "$pid" "$log" 240 || rc=1
   kill -TERM "$pid" 2>/dev/null
   wait "$pid" || true
-  kill "$stub_pid" 2>/dev/null; wait "$stub_pid" 2>/dev/null
+  kill "$stand_in_pid" 2>/dev/null; wait "$stand_in_pid" 2>/dev/null
   rm -rf "$PWD/aot-stand-in"
   [ $rc = 0 ] || { rm -f "$cache"; return 1; }
   [ -s "$cache" ]
