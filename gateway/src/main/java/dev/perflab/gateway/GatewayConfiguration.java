@@ -14,6 +14,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.listener.ReactiveRedisMessageListenerContainer;
@@ -25,6 +26,7 @@ import dev.perflab.gateway.edge.EdgeInvalidationListener;
 import dev.perflab.gateway.edge.RevalidatedBodies;
 import dev.perflab.gateway.edge.RevalidatedBodyCacheGatewayFilterFactory;
 import dev.perflab.gateway.edge.ServeFreshFilter;
+import dev.perflab.gateway.shutdown.SendQueueDrain;
 import dev.perflab.gateway.web.ProxyHeadersFilter;
 import dev.perflab.gateway.web.RoutingFilter;
 
@@ -40,6 +42,13 @@ class GatewayConfiguration {
 	ObservationPredicate skipRedirectObservations() {
 		return (name, context) -> !(context instanceof ServerRequestObservationContext server
 				&& server.getCarrier().getPath().value().startsWith("/s/"));
+	}
+
+	/** At shutdown, the answers' last bytes sent before the pod's network goes ({@link SendQueueDrain}). */
+	@Bean
+	SendQueueDrain sendQueueDrain(Environment environment, GatewayProperties properties) {
+		return new SendQueueDrain(() -> environment.getProperty("local.server.port", Integer.class, 0),
+				properties.sendDrain());
 	}
 
 	/**

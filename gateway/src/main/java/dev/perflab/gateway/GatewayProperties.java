@@ -22,13 +22,16 @@ import org.springframework.util.unit.DataSize;
  * @param readRetry lab switch: {@code connection-failures} (fixed: a GET or HEAD whose connection to the service failed
  * before any answer is asked again, {@code ReadRetryFilter}) or {@code none} (every such failure reaches the caller as a
  * 503: what a pod leaving under load costs without it); {@code PERFLAB_GATEWAY_READRETRY}
+ * @param sendDrain at shutdown, after the web server has stopped, how long the gateway waits for the kernel to send
+ * what its answers left in the connections' send buffers ({@code SendQueueDrain}); {@code 0s}: it does not wait, and a
+ * slow caller loses up to a send buffer of its answer when the pod's network goes
  */
 @ConfigurationProperties("perflab.gateway")
 public record GatewayProperties(@DefaultValue Jwt jwt,
 		@DefaultValue({ "/s/*", "/v2/office/*/receipt-confirm/**", "/v3/api-docs/*" }) List<String> publicPaths,
 		@DefaultValue EdgeCache edgeCache, @DefaultValue BodyCache bodyCache, @DefaultValue RateLimit rateLimit,
 		@DefaultValue("true") boolean accessLog, @DefaultValue List<String> trustedProxies,
-		@DefaultValue("connection-failures") ReadRetry readRetry) {
+		@DefaultValue("connection-failures") ReadRetry readRetry, @DefaultValue("5s") Duration sendDrain) {
 
 	/** {@code perflab.gateway.read-retry}: bound here so that a value other than these two fails the start. */
 	public enum ReadRetry {
