@@ -6,7 +6,7 @@ SHELL := /usr/bin/env bash
 WHO ?= $(if $(filter command line,$(origin USER)),$(USER),alice)
 OFFICE ?= 1
 
-.PHONY: help up down status test load seed token bench-ids bench-gateway bench-send bench-route bench-notifier reliability placement hpa build images ab compare
+.PHONY: help up down status test verify load seed token bench-ids bench-gateway bench-send bench-route bench-notifier capacity reliability placement hpa build images ab compare
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -23,6 +23,9 @@ status: ## what the local stack runs
 
 test: ## everything CI checks: unit, service and end-to-end tests against the real local stores
 	@scripts/test.sh
+
+verify: ## the checks that need no stores, node or root (tools cached): compile, scripts' tests, chart static checks, infra, generated docs
+	@scripts/verify.sh
 
 build: ## compile and package every module (no tests)
 	@source scripts/env.sh && ./mvnw -q -B -DskipTests install
@@ -63,10 +66,13 @@ bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cach
 bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted
 	@scripts/bench-notifier.sh
 
+capacity: ## CPU per request and memory per pod of each service's seed mix, one run: docs/capacity.md's pods, cores and nodes for the seeds' targets
+	@scripts/bench-capacity.sh
+
 placement: ## the real test nodes, then seed 004's mix three ways: runner on the load node, on the system node, k6 on the host (PAIR_RATE, PAIR_SECONDS)
 	NODE_TEST=placement scripts/test-node.sh
 
-hpa: ## the real test node, then the shortener's HPA out and in under reads (HPA_PRESTOP=0 HPA_READ_RETRY=none HPA_SHUTDOWN=immediate: without its mechanisms)
+hpa: ## the real test node, then the gateway's and the shortener's HPAs out and in under load (HPA_PRESTOP=0 HPA_READ_RETRY=none HPA_SHUTDOWN=immediate HPA_SEND_DRAIN=0s: without its mechanisms)
 	NODE_TEST=hpa scripts/test-node.sh
 
 reliability: ## stores down 20 s and services killed or stopped under load: 503 problem+json or success, recovery, every 2xx create kept once

@@ -176,6 +176,12 @@ MD
   # background build makes
   until { [ -x "$HELM" ] && "$K8S_TOOLS_PYTHON" -c 'import yaml' 2>/dev/null; } || [ -z "$BG_PID" ] \
     || ! kill -0 "$BG_PID" 2>/dev/null; do sleep 2; done
+  log "docs/capacity.md's tables are what its rows give (make capacity's last run), and a changed row is caught"
+  "$K8S_TOOLS_PYTHON" scripts/capacity.py --check
+  awk -F'\t' -v OFS='\t' 'NR == 2 { $4 = $4 * 2 } 1' docs/capacity/capacity.tsv >"$PERFLAB_RUN/capacity-changed.tsv"
+  if "$K8S_TOOLS_PYTHON" scripts/capacity.py --check --rows "$PERFLAB_RUN/capacity-changed.tsv" >/dev/null; then
+    log "the capacity check passed a row whose request count was doubled: it cannot fail"; exit 1
+  fi
   log "every query of the k6 dashboard answered by Prometheus for that run"
   scripts/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
     --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
