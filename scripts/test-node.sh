@@ -226,17 +226,23 @@ install_wait() {
   TOKEN="$(scripts/jwt.sh token alice 1 3600)"
 }
 
+forward() {  # LOG PROBE_URL TARGET PORTS...: kubectl port-forward TARGET PORTS in the background, its pid in FORWARD_PID,
+  # waited for until PROBE_URL answers at all (up to 30 s); status 1 with its log if it never does or ends
+  k -n "$NS" port-forward "$3" "${@:4}" >"$WORK/$1" 2>&1 &
+  FORWARD_PID=$!
+  local end=$((SECONDS + 30))
+  until curl -s -o /dev/null "$2"; do
+    [ $SECONDS -lt $end ] && kill -0 "$FORWARD_PID" 2>/dev/null || { kill "$FORWARD_PID" 2>/dev/null; cat "$WORK/$1"; return 1; }
+    sleep 0.25
+  done
+}
+
 PF_PID=""
 port_forward() {  # the README's way in: kubectl port-forward to the gateway's Service (the gateway reaches the
   # services through their Services, so every call below also crosses kube-proxy and the cluster DNS)
-  k -n "$NS" port-forward "svc/$RELEASE-gateway" "$NODE_TEST_GATEWAY_PORT:8080" >"$WORK/port-forward.log" 2>&1 &
-  PF_PID=$!
   GW="http://127.0.0.1:$NODE_TEST_GATEWAY_PORT"
-  local end=$((SECONDS + 30))
-  until curl -s -o /dev/null "$GW/s/port-forward-probe"; do
-    [ $SECONDS -lt $end ] && kill -0 "$PF_PID" 2>/dev/null || { cat "$WORK/port-forward.log"; return 1; }
-    sleep 0.5
-  done
+  forward port-forward.log "$GW/s/port-forward-probe" "svc/$RELEASE-gateway" "$NODE_TEST_GATEWAY_PORT:8080" || return 1
+  PF_PID=$FORWARD_PID
   echo "  $GW -> svc/$RELEASE-gateway:8080"
 }
 
@@ -321,9 +327,9 @@ limits_decided_in_redis() {  # the callers' limits decided in Redis, as the gate
   local pod port=$((NODE_TEST_GATEWAY_PORT + 10)) pid metrics mode calls i
   pod="$(k -n "$NS" get pods -l app.kubernetes.io/name=gateway --field-selector=status.phase=Running \
     -o jsonpath='{.items[0].metadata.name}')"
-  k -n "$NS" port-forward "pod/$pod" "$port:8080" "$((port + 1)):9080" >"$WORK/port-forward-gateway-pod.log" 2>&1 &
-  pid=$!
-  for i in $(seq 1 40); do curl -s -o /dev/null "http://127.0.0.1:$((port + 1))/actuator/health" && break; sleep 0.25; done
+  forward port-forward-gateway-pod.log "http://127.0.0.1:$((port + 1))/actuator/health" "pod/$pod" "$port:8080" \
+    "$((port + 1)):9080" || return 1
+  pid=$FORWARD_PID
   for i in 1 2 3; do
     curl_gw -o /dev/null "http://127.0.0.1:$port/v2/mails?size=1" -H "Authorization: Bearer $TOKEN" || break
   done
