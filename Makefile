@@ -6,7 +6,7 @@ SHELL := /usr/bin/env bash
 WHO ?= $(if $(filter command line,$(origin USER)),$(USER),alice)
 OFFICE ?= 1
 
-.PHONY: help up down status test verify load seed token bench-ids bench-gateway bench-send bench-route bench-notifier capacity reliability placement hpa build images ab compare
+.PHONY: help up down status test verify load seed token bench-ids bench-gateway bench-send bench-route bench-notifier capacity reliability placement hpa ab-node build images ab compare
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -36,7 +36,7 @@ images: ## OCI images (Jib, no Docker): tarballs in .run/images, or pushed multi
 load: ## k6 through the gateway: every smoke, or SCRIPT=k6-tests/x.js PROFILE=smoke|average|stress|spike|soak RATE= CALLERS=
 	@if [ -n "$(SCRIPT)" ]; then PROFILE=$(PROFILE) RATE=$(RATE) CALLERS=$(CALLERS) scripts/load.sh "$(SCRIPT)"; else scripts/load.sh smoke; fi
 
-ab: ## one lab switch A/B with an HTML report: AB_DIRECT=1 make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1' (AB_DIRECT: the service itself, not the gateway)
+ab: ## one lab switch A/B with an HTML report: AB_DIRECT=1 make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1' (AB_DIRECT: the service itself, not the gateway; AB_RELEASE=<release>: in a cluster, SCRIPT a loadtest test)
 	@scripts/ab.sh "$(SERVICE)" "$(SWITCH)" "$(A)" "$(B)" "$(SCRIPT)" $(ARGS)
 
 compare: ## two runs' summaries side by side: make compare A=.run/results/<run> B=.run/results/<run>
@@ -71,6 +71,9 @@ capacity: ## CPU per request and memory per pod of each service's seed mix, one 
 
 placement: ## the real test nodes, then seed 004's mix three ways: runner on the load node, on the system node, k6 on the host (PAIR_RATE, PAIR_SECONDS)
 	NODE_TEST=placement scripts/test-node.sh
+
+ab-node: ## the real test nodes, then make ab in the cluster: route's points-fetch by helm upgrade per arm, runners on the load node, one report
+	NODE_TEST=ab scripts/test-node.sh
 
 hpa: ## the real test node, then the gateway's and the shortener's HPAs out and in under load (HPA_PRESTOP=0 HPA_READ_RETRY=none HPA_SHUTDOWN=immediate HPA_SEND_DRAIN=0s: without its mechanisms)
 	NODE_TEST=hpa scripts/test-node.sh

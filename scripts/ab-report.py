@@ -11,6 +11,7 @@ Ratios are B/A: for a latency above 1 means B is slower, for a rate above 1 mean
 """
 import html
 import json
+import re
 import sys
 import urllib.parse
 import urllib.request
@@ -92,6 +93,69 @@ SERVICE_ROWS = [
 ]
 
 
+# In a cluster (meta["cluster"]): k6's figures from what its runners remote-wrote (the native histograms summed over
+# runners: exact percentiles across them), the service's and the runners' CPU from the kubelets' cAdvisor (each pod's
+# own cgroup, container="", as the loadtest chart's verdict reads it)
+CLUSTER_K6 = [
+    ("iterations", "rate", 'sum(increase(k6_iterations_total{testid="$testid"}[$w])) / $secs'),
+    ("http_reqs", "rate", 'sum(increase(k6_http_reqs_total{testid="$testid"}[$w])) / $secs'),
+    ("http_req_failed", "rate", '(sum(increase(k6_http_reqs_total{testid="$testid",expected_response="false"}[$w])) or vector(0))'
+                                ' / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))'),
+    ("http_req_duration", "med", 'histogram_quantile(0.50, sum(increase(k6_http_req_duration_seconds{testid="$testid"}[$w]))) * 1000'),
+    ("http_req_duration", "p(95)", 'histogram_quantile(0.95, sum(increase(k6_http_req_duration_seconds{testid="$testid"}[$w]))) * 1000'),
+    ("http_req_duration", "p(99)", 'histogram_quantile(0.99, sum(increase(k6_http_req_duration_seconds{testid="$testid"}[$w]))) * 1000'),
+]
+CLUSTER_ROWS = [
+    ("service CPU per request", 'sum(max by (pod) (increase(container_cpu_usage_seconds_total{namespace="$ns",pod=~"$release-$service-.*",container=""}[$w])))'
+                                ' * 1000 / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))', "ms"),
+    ("gateway CPU per request", 'sum(max by (pod) (increase(container_cpu_usage_seconds_total{namespace="$ns",pod=~"$release-gateway-.*",container=""}[$w])))'
+                                ' * 1000 / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))', "ms"),
+    ("runners' CPU per request", 'sum(max by (pod) (increase(container_cpu_usage_seconds_total{namespace="$ns",pod=~"perflab-ab-.*-$testid-.*",container=""}[$w])))'
+                                 ' * 1000 / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))', "ms"),
+]
+CLUSTER_PLOTS = [
+    ("CPU of the service's pods", 'sum(max by (pod) (rate(container_cpu_usage_seconds_total{namespace="$ns",pod=~"$release-$service-.*",container=""}[30s])))', "cores"),
+    ("CPU of the runners", 'sum(max by (pod) (rate(container_cpu_usage_seconds_total{namespace="$ns",pod=~"perflab-ab-.*-$testid-.*",container=""}[30s])))', "cores"),
+]
+
+
+def cluster_expr(expr, meta, arm):
+    c = meta["cluster"]
+    w, _ = window(arm)
+    return (expr.replace("$testid", arm["testid"]).replace("$ns", c["namespace"]).replace("$release", c["release"])
+            .replace("$service", meta["service"]).replace("$w", w).replace("$secs", f"{arm['end'] - arm['start']:.3f}"))
+
+
+def cluster_summary(meta, arm):
+    """An arm's k6 figures in a k6 summary's shape, from Prometheus."""
+    metrics = {}
+    for name, key, expr in CLUSTER_K6:
+        v = query_at(meta["prometheus"], cluster_expr(expr, meta, arm), window(arm)[1])
+        if v is not None:
+            metrics.setdefault(name, {"values": {}})["values"][key] = v
+    if "http_reqs" not in metrics:
+        sys.exit(f"arm {arm['arm']}: Prometheus holds no k6 request of run {arm['testid']}")
+    return {"metrics": metrics}
+
+
+def prom_rows(meta, a, b, specs, expr_of, suffix=""):
+    """Table lines and B/A ratios of figures Prometheus gives per arm: specs (label, PromQL, unit), expr_of(PromQL, arm)
+    the arm's query, read at the end of its window."""
+    lines, ratios = [], {}
+    for label, expr, unit in specs:
+        vals = [query_at(meta["prometheus"], expr_of(expr, arm), window(arm)[1]) for arm in (a, b)]
+        if vals == [None, None]:
+            continue
+        r = ratio(*vals)
+        ratios[label] = r
+        lines.append(f"| {label}{suffix} | {fmt(vals[0])} {unit} | {fmt(vals[1])} {unit} | {'–' if r is None else f'{r:.2f}'} |")
+    return lines, ratios
+
+
+def cluster_rows(meta, a, b):
+    return prom_rows(meta, a, b, CLUSTER_ROWS, lambda expr, arm: cluster_expr(expr, meta, arm))
+
+
 def query_at(prometheus, expr, at):
     url = f"{prometheus}/api/v1/query?" + urllib.parse.urlencode({"query": expr, "time": f"{at:.3f}"})
     with urllib.request.urlopen(url, timeout=20) as r:
@@ -115,18 +179,8 @@ def switch_in_effect(meta, arm):
 
 
 def service_rows(meta, a, b):
-    lines, ratios = [], {}
-    for label, expr, unit in SERVICE_ROWS:
-        vals = []
-        for arm in (a, b):
-            w, at = window(arm)
-            vals.append(query_at(meta["prometheus"], expr.replace("$job", meta["job"]).replace("$w", w), at))
-        if vals == [None, None]:
-            continue
-        r = ratio(*vals)
-        ratios[label] = r
-        lines.append(f"| {label} (service) | {fmt(vals[0])} {unit} | {fmt(vals[1])} {unit} | {'–' if r is None else f'{r:.2f}'} |")
-    return lines, ratios
+    return prom_rows(meta, a, b, SERVICE_ROWS,
+                     lambda expr, arm: expr.replace("$job", meta["job"]).replace("$w", window(arm)[0]), " (service)")
 
 
 def query_range(prometheus, expr, start, end, step=2):
@@ -166,9 +220,17 @@ def svg_plot(title, unit, series, width=560, height=200):
 
 
 def generator_line(folder, arms):
-    """Each arm's verdict with its generator's health (scripts/generator.py): a starved arm compares nothing."""
+    """Each arm's verdict with its generator's health (scripts/generator.py, or in a cluster the verdict pod's lines):
+    a starved arm compares nothing."""
     parts, starved = [], []
     for k in sorted(arms):
+        v = folder / f"{k}.verdict.txt"
+        if v.exists():  # the verdict pod's own lines: msg="generator: ..." and msg="verdict: ..."
+            lines = re.findall(r'msg="((?:generator|verdict): [^"]*)"', v.read_text())
+            parts.append(f"{k}: " + "; ".join(lines) if lines else f"{k}: no verdict")
+            if arms[k]["k6_exit"] == 75:
+                starved.append(k)
+            continue
         f = folder / f"{k}-generator.json"
         if not f.exists():
             parts.append(f"{k}: no generator record")
@@ -187,33 +249,40 @@ def generator_line(folder, arms):
 def ab(folder):
     meta = json.loads((folder / "meta.json").read_text())
     arms = {a["arm"]: a for a in meta["arms"]}
-    summaries = {k: json.loads((folder / f"{k}-summary.json").read_text()) for k in arms if (folder / f"{k}-summary.json").exists()}
+    a, b = arms["A"], arms["B"]
+    cluster = meta.get("cluster")
+    if cluster:
+        summaries = {k: cluster_summary(meta, arm) for k, arm in arms.items()}
+    else:
+        summaries = {k: json.loads((folder / f"{k}-summary.json").read_text()) for k in arms
+                     if (folder / f"{k}-summary.json").exists()}
     if set(summaries) != {"A", "B"}:
         sys.exit(f"{folder}: an arm left no summary (see A.k6.txt / B.k6.txt)")
-    a, b = arms["A"], arms["B"]
     label_a, label_b = f"A: {a['value']}", f"B: {b['value']}"
     # the service's own word for which design answered each arm: a run whose switch did not flip compares nothing
     for arm in (a, b):
-        seen = switch_in_effect(meta, arm)
+        seen = [] if cluster else switch_in_effect(meta, arm)
         arm["in_effect"] = seen
         if seen and seen != [arm["value"]]:
             sys.exit(f"arm {arm['arm']}: {meta['service']} reported {meta['switch']}={seen}, not {arm['value']}")
     md, ratios = table(summaries["A"], summaries["B"], label_a, label_b)
-    extra, service_ratios = service_rows(meta, a, b)
+    extra, service_ratios = cluster_rows(meta, a, b) if cluster else service_rows(meta, a, b)
     md += "\n".join(extra) + ("\n" if extra else "")
-    ratios.update({f"{k} (service)": v for k, v in service_ratios.items()})
+    ratios.update({k if cluster else f"{k} (service)": v for k, v in service_ratios.items()})
+    where = (f"; in a cluster: release {cluster['release']} ({cluster['namespace']}), `{cluster['key']}` set by helm upgrade,"
+             f" loadtest test {cluster['test']}" if cluster else "")
     head = (f"# A/B: {meta['service']} `{meta['switch']}` ({meta['env']})\n\n"
             f"`{meta['script']} {' '.join(meta['args'])}` at git {meta['git']}"
-            f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}; k6 exit codes A {a['k6_exit']}, B {b['k6_exit']}"
+            f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}{where}; exit codes A {a['k6_exit']}, B {b['k6_exit']}"
             f"{'; in effect (perflab_lab_switch_info): A ' + ','.join(a['in_effect']) + ', B ' + ','.join(b['in_effect']) if a['in_effect'] and b['in_effect'] else ''}.\n\n")
     head += generator_line(folder, arms) + "\n\n"
     (folder / "report.md").write_text(head + md)
     (folder / "ratios.json").write_text(json.dumps(ratios, indent=2))
     plots = []
-    for title, expr, unit in PLOTS:
+    for title, expr, unit in (PLOTS[:5] + CLUSTER_PLOTS if cluster else PLOTS):
         series = []
         for arm, color in ((a, "#1f77b4"), (b, "#d62728")):
-            q = expr.replace("$testid", arm["testid"]).replace("$job", meta["job"])
+            q = cluster_expr(expr, meta, arm) if cluster else expr.replace("$testid", arm["testid"]).replace("$job", meta["job"])
             try:
                 s = query_range(meta["prometheus"], q, arm["start"], arm["scraped"])
             except Exception as e:  # a plot Prometheus cannot answer says so; the table stands on the k6 summaries

@@ -661,16 +661,50 @@ k6_image() {  # k6 as the runner image: the base image (glibc, /bin/sh) and one 
 # load_install RELEASE RUN_ID [helm args...]: the loadtest chart's shortener smoke as plain Jobs (no operator here)
 # against the system's release, k6 as the runner image, the run remote-written into the host's Prometheus and
 # judged from there; what differs per run (resources, rate, placement) is the caller's
+load_values() {  # LOAD_VALUES: the loadtest chart's values every run here shares: its token, the runner image made
+  # here, results remote-written to (and the verdict read from) the host's Prometheus
+  k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" \
+    --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  LOAD_VALUES=(--set token.existingSecret=perflab-k6-token
+    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" --set runner.resources.requests.memory=128Mi
+    --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
+    --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT"
+    --set results.verdict.maxP95Seconds=2,results.verdict.cpuWindow=10s)
+}
 load_install() {
   local release=$1 id=$2; shift 2
-  h install "$release" charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$id" \
-    --set token.existingSecret=perflab-k6-token --set target.release="$RELEASE" \
-    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" \
-    --set runner.resources.requests.memory=128Mi --set tests.route-smoke.enabled=false \
-    --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
-    --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT" \
-    --set results.verdict.maxP95Seconds=2,results.verdict.cpuWindow=10s \
-    "$@" >"$WORK/$release-install.out" 2>&1 || { cat "$WORK/$release-install.out" >&2; return 1; }
+  load_values || return 1
+  h install "$release" charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$id" --set target.release="$RELEASE" \
+    --set tests.route-smoke.enabled=false "${LOAD_VALUES[@]}" "$@" >"$WORK/$release-install.out" 2>&1 \
+    || { cat "$WORK/$release-install.out" >&2; return 1; }
+}
+
+ab_in_cluster() {  # make ab in the cluster (scripts/ab.sh with AB_RELEASE): route's points-fetch switch, A jdbc-stream and
+  # B interface-projection, each arm a helm upgrade of the release and a route-smoke run of the loadtest chart's runners
+  # on the load node (the gateway's and route's body caches off in both, so the reads reach the switch's path); the
+  # report from Prometheus: both arms' k6 figures from the runners' histograms, the pods' CPU from cAdvisor
+  local out
+  load_values || return 1
+  out="$(KUBECONFIG="$KC" AB_RELEASE="$RELEASE" AB_NAMESPACE="$NS" \
+    AB_SET="--set services.gateway.env.PERFLAB_GATEWAY_BODYCACHE_ENABLED=false --set services.route.env.PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0" \
+    scripts/ab.sh route points-fetch jdbc-stream interface-projection route-smoke "${LOAD_VALUES[@]}" "${LOAD_POOL[@]}" \
+    --set-json 'target.nodeSelector={"perflab.dev/pool":"system"}' \
+    --set tests.route-smoke.env.RATE=10,tests.route-smoke.env.DURATION=30s,tests.route-smoke.env.WARMUP=5s \
+    --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 2>"$WORK/ab.err" | tail -n 1)" \
+    || { tail -30 "$WORK/ab.err"; return 1; }
+  sed 's/^/  /' "$out/report.md"
+  "$K8S_TOOLS_PYTHON" - "$out" <<'PY'
+import json, sys
+from pathlib import Path
+d = Path(sys.argv[1])
+r, meta = json.loads((d / "ratios.json").read_text()), json.loads((d / "meta.json").read_text())
+problems = [f"arm {a['arm']}: exit {a['k6_exit']}" for a in meta["arms"] if a["k6_exit"] != 0]
+problems += [f"no {k}" for k in ("requests/s", "latency p95", "service CPU per request", "runners' CPU per request") if r.get(k) is None]
+if (d / "report.html").read_text().count("<polyline") < 10:
+    problems.append("the report's plots are empty")
+if problems:
+    sys.exit("the A/B in the cluster: " + "; ".join(problems))
+PY
 }
 
 LOAD_RUN=""
@@ -681,7 +715,6 @@ runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two p
   # Prometheus; `helm test` then gives the verdict across both from there
   local t0=$SECONDS run
   LOAD_RUN="node-$(date +%Y%m%d-%H%M%S)"
-  k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" >/dev/null || return 1
   load_install perflab-load "$LOAD_RUN" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
     --set tests.shortener-smoke.parallelism=2 \
     --set tests.shortener-smoke.env.RATE=10,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
@@ -1102,6 +1135,13 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
       step "short link created and redirected through the gateway's Service" short_link_and_redirect \
         && step "metrics-server: the resource metrics API serves every pod's CPU and memory (kubectl top)" metrics_api \
         && step "HPA: the gateway and the shortener scale out under a surge and back in under it; no failed request, no download cut short" hpa_scales
+      step "helm uninstall" uninstall
+      steps_summary node $((SECONDS - T0))
+      exit $?
+    fi
+    if [ "${NODE_TEST:-all}" = ab ]; then   # make ab in the cluster (scripts/ab.sh with AB_RELEASE), its runners on the load node
+      step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
+        && step "A/B in the cluster: route's points-fetch by helm upgrade, each arm's runners on the load node, one report" ab_in_cluster
       step "helm uninstall" uninstall
       steps_summary node $((SECONDS - T0))
       exit $?
