@@ -72,7 +72,7 @@ capacity: ## CPU per request and memory per pod of each service's seed mix, one 
 placement: ## the real test nodes, then seed 004's mix three ways: runner on the load node, on the system node, k6 on the host (PAIR_RATE, PAIR_SECONDS)
 	NODE_TEST=placement scripts/test-node.sh
 
-ab-node: ## the real test nodes, then make ab in the cluster: route's points-fetch by helm upgrade per arm, runners on the load node, one report
+ab-node: ## the real test nodes, then make ab in the cluster (route's points-fetch by helm upgrade per arm, runners on the load node, one report) and the office day from runners with a token per caller
 	NODE_TEST=ab scripts/test-node.sh
 
 hpa: ## the real test node, then the gateway's and the shortener's HPAs out and in under load (HPA_PRESTOP=0 HPA_READ_RETRY=none HPA_SHUTDOWN=immediate HPA_SEND_DRAIN=0s: without its mechanisms)

@@ -707,6 +707,37 @@ if problems:
 PY
 }
 
+office_day_in_cluster() {  # the office day (k6-tests/office/day.js: every service's mix at once) from the loadtest
+  # chart's runners on the load node, as 5 callers (alice and alice-2..5, as make test's local office day): their
+  # tokens from the Secret's CALLERS key (token.callersKey), each VU one of them; the verdict across runners
+  local run="day-$(date +%H%M%S)" tokens rc=0
+  load_values || return 1
+  tokens="$(scripts/jwt.sh token alice 1 3600; for i in 2 3 4 5; do printf ' '; scripts/jwt.sh token "alice-$i" 1 3600; done)"
+  k -n "$NS" create secret generic perflab-k6-callers --from-literal=TOKEN="$(scripts/jwt.sh token alice 1 3600)" \
+    --from-literal=CALLERS="$tokens" --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  h install perflab-day charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$run" \
+    --set target.release="$RELEASE" "${LOAD_VALUES[@]}" --set token.existingSecret=perflab-k6-callers,token.callersKey=CALLERS \
+    --set tests.shortener-smoke.enabled=false,tests.route-smoke.enabled=false,tests.office-day.enabled=true \
+    --set tests.office-day.env.RATE=1,tests.office-day.env.DURATION=30s,tests.office-day.env.WARMUP=10s \
+    --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${LOAD_POOL[@]}" \
+    --set-json 'target.nodeSelector={"perflab.dev/pool":"system"}' >"$WORK/day-install.out" 2>&1 \
+    || { cat "$WORK/day-install.out"; return 1; }
+  local job="perflab-day-office-day-$run" state="" end=$((SECONDS + 180))
+  until [[ "$state" == *Complete* || "$state" == *Failed* ]] || [ $SECONDS -ge $end ]; do
+    sleep 2; state="$(k -n "$NS" get job "$job" -o jsonpath='{.status.conditions[?(@.status=="True")].type}' 2>/dev/null)"
+  done
+  k -n "$NS" logs -l perflab.dev/k6=runner,perflab.dev/run="$run" --tail=-1 2>/dev/null \
+    | grep -E '✗|^ *(http_reqs|http_req_failed|iterations|dropped_iterations) ' | sed 's/^/  runner: /'
+  [[ "$state" == *Complete* ]] || { echo "  the runner's Job: ${state:-not done in 180 s}"; rc=1; }
+  if [ $rc -eq 0 ]; then
+    h test perflab-day -n "$NS" --logs --timeout 2m >"$WORK/day-test.out" 2>&1 || rc=1
+    grep -oE 'msg="(run |generator|verdict)[^"]*"' "$WORK/day-test.out" | sed 's/^/  /'
+    grep -q 'msg="verdict: pass"' "$WORK/day-test.out" || { tail -25 "$WORK/day-test.out"; rc=1; }
+  fi
+  h uninstall perflab-day -n "$NS" --wait --timeout 1m >/dev/null
+  return $rc
+}
+
 LOAD_RUN=""
 LOAD_POOL=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"load"}'
   --set-json 'placement.tolerations=[{"key":"perflab.dev/pool","operator":"Equal","value":"load","effect":"NoSchedule"}]')
@@ -1142,6 +1173,7 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     if [ "${NODE_TEST:-all}" = ab ]; then   # make ab in the cluster (scripts/ab.sh with AB_RELEASE), its runners on the load node
       step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
         && step "A/B in the cluster: route's points-fetch by helm upgrade, each arm's runners on the load node, one report" ab_in_cluster
+      step "the office day from the loadtest chart's runners on the load node, one token per caller (token.callersKey)" office_day_in_cluster
       step "helm uninstall" uninstall
       steps_summary node $((SECONDS - T0))
       exit $?

@@ -110,6 +110,11 @@ label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (
 - name: TOKEN
   valueFrom:
     secretKeyRef: { name: {{ $token }}, key: {{ .root.Values.token.key }} }
+{{- with .root.Values.token.callersKey }}
+- name: CALLER_TOKENS
+  valueFrom:
+    secretKeyRef: { name: {{ $token }}, key: {{ . }} }
+{{- end }}
 - name: SUMMARY_DIR
   value: /tmp
 {{- range $k, $v := .test.env }}
