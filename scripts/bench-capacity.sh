@@ -60,5 +60,6 @@ for name in "${PERFLAB_SERVICES[@]}"; do
 done
 column -t -s $'\t' "$out/capacity.tsv"
 cp "$out/capacity.tsv" docs/capacity/capacity.tsv
-"$PERFLAB_ROOT/scripts/capacity.py" --write
+source scripts/k8s-tools.sh >/dev/null   # its Python has PyYAML (the chart's values), as make test's check uses
+"$K8S_TOOLS_PYTHON" scripts/capacity.py --write
 log "docs/capacity.md written from $out/capacity.tsv (kept as docs/capacity/capacity.tsv)"
