@@ -22,7 +22,6 @@ scripts/seed.sh >/dev/null
 
 hz=$(getconf CLK_TCK)
 pid_of() { cat "$PERFLAB_RUN/pids/$1.pid"; }
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 rss_mb() { awk '/^VmRSS:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status"; }
 
 printf 'service\tscript\tseconds\trequests\tgateway_cpu_s\tservice_cpu_s\tk6_cpu_s\tgateway_rss_mb\tservice_rss_mb\tverdict\ttarget\n' \
@@ -40,13 +39,13 @@ for name in "${PERFLAB_SERVICES[@]}"; do
   # shellcheck disable=SC2086
   SUMMARY_OUT="$out/$name-warm" TESTID="capacity-warm-$name-$(date +%H%M%S)" K6_USER="$user" scripts/load.sh "k6-tests/$js" \
     -e PROFILE=smoke -e DURATION=20s -e WARMUP=5s -e SUMMARY_NAME=warm $args >"$out/$name-warm.log" 2>&1 || true
-  g0=$(ticks "$gw") s0=0
-  for p in "${procs[@]}"; do s0=$((s0 + $(ticks "$(pid_of "$p")"))); done
+  g0=$(cpu_ticks "$gw") s0=0
+  for p in "${procs[@]}"; do s0=$((s0 + $(cpu_ticks "$(pid_of "$p")"))); done
   # shellcheck disable=SC2086
   SUMMARY_OUT="$out/$name" TESTID="capacity-$name-$(date +%H%M%S)" K6_USER="$user" scripts/load.sh "k6-tests/$js" \
     -e PROFILE=smoke -e DURATION="${secs}s" -e WARMUP=0s -e SUMMARY_NAME=capacity $args >"$out/$name.log" 2>&1 || rc=$?
-  g1=$(ticks "$gw") s1=0 rss=0
-  for p in "${procs[@]}"; do s1=$((s1 + $(ticks "$(pid_of "$p")"))) rss=$((rss + $(rss_mb "$(pid_of "$p")"))); done
+  g1=$(cpu_ticks "$gw") s1=0 rss=0
+  for p in "${procs[@]}"; do s1=$((s1 + $(cpu_ticks "$(pid_of "$p")"))) rss=$((rss + $(rss_mb "$(pid_of "$p")"))); done
   summary="$out/$name/capacity-summary.json" generator="$out/$name/capacity-generator.json"
   requests=$(jq -r '.metrics.http_reqs.values.count' "$summary")
   # k6's CPU: the generator's mean share of its CPUs over the run's length (scripts/generator.py's samples)

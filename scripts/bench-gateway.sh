@@ -228,9 +228,8 @@ code=$(curl -fsS -X POST "$gw/v1/short-links" -H "Authorization: Bearer $token" 
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/) n *= 1000;
   printf "%.3f", n }'; }
 
-# CPU time a process spent (user + system, in clock ticks): CPU per request is the figure the noise of a shared
-# machine disturbs least (req/s depends on what else got the cores)
-ticks() { [ -n "$1" ] && awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# CPU per request (env.sh's cpu_ticks) is the figure the noise of a shared machine disturbs least (req/s depends on
+# what else got the cores)
 hz=$(getconf CLK_TCK)
 declare -A RPS P50 ERR
 results=()
@@ -240,9 +239,9 @@ run() { # key label url cpu-pid [header...]: cpu-pid is the proxy whose CPU per 
   for h in "$@"; do args+=(-H "$h"); done
   "${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${WARMUP:-8}s" "${args[@]}" "$url" >/dev/null   # warm-up: JIT, pools, caches
   local text rps p50 p99 errors t0 t1 st0 st1 n cpu
-  t0=$(ticks "$pid"); st0=$(ticks "$shortener_pid")
+  t0=$(cpu_ticks "$pid"); st0=$(cpu_ticks "$shortener_pid")
   text=$("${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${secs}s" --latency "${args[@]}" "$url")
-  t1=$(ticks "$pid"); st1=$(ticks "$shortener_pid")
+  t1=$(cpu_ticks "$pid"); st1=$(cpu_ticks "$shortener_pid")
   n=$(awk '/requests in/ {print $1}' <<<"$text")
   cpu=$(awk -v a=$((t1 - t0)) -v s=$((st1 - st0)) -v n="$n" -v hz="$hz" -v p="$pid" \
     'BEGIN { printf "cpu/req: %s shortener %.0f us", p == "" ? "" : sprintf("proxy %.0f us,", a / hz * 1e6 / n), s / hz * 1e6 / n }')

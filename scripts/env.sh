@@ -60,6 +60,9 @@ export GREENMAIL_JAR="$PERFLAB_CACHE/jars/greenmail-standalone-$GREENMAIL_VERSIO
 
 export K6_VERSION="${K6_VERSION:-v1.8.1}"
 export K6_BIN="$PERFLAB_CACHE/bin/k6-$K6_VERSION"
+# CPU time a process has spent (user + system, in clock ticks of `getconf CLK_TCK`); 0 for no pid or a process gone:
+# the benches' CPU per request, the figure the noise of a shared machine disturbs least
+cpu_ticks() { [ -n "$1" ] && awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 # A loopback address no one listens on now, "127.0.0.1:PORT" (a k6 run's REST API, a throwaway registry)
 # A server told to listen on 127.0.0.1:0 binds a free port itself (a port picked for it beforehand could be taken by
 # another process first); this reads the address back from the kernel's socket table (iproute2's ss)
