@@ -69,7 +69,7 @@ bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs aft
 capacity: ## CPU per request and memory per pod of each service's seed mix, one run: docs/capacity.md's pods, cores and nodes for the seeds' targets
 	@scripts/bench-capacity.sh
 
-placement: ## the real test nodes, then seed 004's mix three ways: runner on the load node, on the system node, k6 on the host (PAIR_RATE, PAIR_SECONDS)
+placement: ## the real test nodes, then seed 004's mix and the office day three ways: runner on the load node, on the system node, k6 on the host (PLACEMENT_LOADS="shortener-smoke:120 office-day:4", PAIR_SECONDS=45)
 	NODE_TEST=placement scripts/test-node.sh
 
 ab-node: ## the real test nodes, then make ab in the cluster (route's points-fetch by helm upgrade per arm, runners on the load node, one report) and the office day from runners with a token per caller

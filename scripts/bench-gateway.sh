@@ -70,7 +70,8 @@ if [ "$mode" = warm-start ]; then
   trap '[ -z "$arm_pid" ] || kill $arm_pid 2>/dev/null || true' EXIT
   trap 'exit 1' INT TERM
   printf '%-9s %9s %7s %11s %9s %9s %-22s %s\n' cache "cache MB" ready "to 90% (s)" "offered/s" "p95 (ms)" "iterations" "k6 CPU (one core)" >"$ws/table.txt"
-  for arm in none classes profiles; do
+  warm_arm() {  # ARM (none, classes, profiles): one fresh gateway with that cache, its row appended to the table
+    local arm=$1 aot t0 ready cpu0 k6_cpu counter_pid summary offered to90
     # AOTMode=on: a cache that does not map stops the JVM instead of running the arm without it
     aot=""; [ "$arm" = none ] || aot=" -XX:AOTMode=on -XX:AOTCache=$ws/$arm.aot"
     t0=$(date +%s.%N)
@@ -98,7 +99,8 @@ if [ "$mode" = warm-start ]; then
       "$(jq -r '.metrics.http_req_duration.values["p(95)"]' "$summary")" \
       "$(jq -r '"\(.metrics.iterations.values.count) (\(.metrics.dropped_iterations.values.count // 0) dropped)"' "$summary")" \
       "$(awk -v t="$k6_cpu" -v s="$secs" 'BEGIN { printf "%.0f%%", 100 * t / s }')" >>"$ws/table.txt"
-  done
+  }
+  for arm in none classes profiles; do warm_arm "$arm"; done
   echo "warm start: seed 004's mix at $rate it/s for $secs s right after readiness, one gateway at a time on :$PROXY_PORT${PERFLAB_BENCH_A_ENV:+ ($PERFLAB_BENCH_A_ENV)}; k6 on this host (load $(cut -d' ' -f1-3 /proc/loadavg))"
   cat "$ws/table.txt"
   exit 0
@@ -222,7 +224,7 @@ if [ -n "${PERFLAB_BENCH_PIN:-}" ]; then
 fi
 token=$(scripts/jwt.sh token bench 1 3600)
 code=$(curl -fsS -X POST "$gw/v1/short-links" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-  -d '{"url":"https://example.com/bench"}' | sed -E 's/.*"code":"([A-Za-z0-9]+)".*/\1/')
+  -d '{"url":"https://example.com/bench"}' | jq -er .code)
 
 # wrk prints latencies as 812.00us / 1.23ms / 1.01s
 to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/) n *= 1000;
@@ -350,6 +352,41 @@ if [ -n "$b_pid" ]; then
   run apiB "B API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$B_PORT/v1/short-links/$code" "$b_pid" "Authorization: Bearer $token"
 fi
 
+# The open model: the same redirect at a constant arrival rate (k6, k6-tests/shortener/hop.js), the shortener direct,
+# bare Spring Cloud Gateway WebFlux and the gateway's proxy hop one after the other, at half the direct row's closed-loop
+# capacity and at PERFLAB_BENCH_OPEN_RATES (default 1000) requests/s, OPEN_SECS (15) each: the p50 and p99 each hop
+# adds. k6's own health is watched as every run's (scripts/generator.py): a row whose generator went above 80% of the
+# CPUs it may use, or dropped iterations, is marked inconclusive, and its added latency is the generator's, not the hop's.
+declare -A OPEN_P50 OPEN_P99 OPEN_VERDICT
+open_row() { # key label url rate
+  local d="$out/open/$1-$4" rc=0 pid sampler cpus
+  rm -rf "$d"; mkdir -p "$d"
+  "${pin_wrk[@]}" "$K6_BIN" run --no-usage-report --quiet -e URL="$3" -e RATE="$4" -e DURATION="${OPEN_SECS:-15}s" \
+    -e WARMUP=0s -e MAX_VUS="${OPEN_MAX_VUS:-1000}" -e SUMMARY_DIR="$d" -e SUMMARY_NAME=hop k6-tests/shortener/hop.js \
+    >"$d/k6.txt" 2>&1 &
+  pid=$!
+  python3 scripts/generator.py sample "$pid" "$d/samples" & sampler=$!
+  wait "$pid" || rc=$?
+  wait "$sampler"
+  cpus=$(nproc); [ ${#pin_wrk[@]} = 0 ] || cpus=1
+  python3 scripts/generator.py verdict --samples "$d/samples" --summary "$d/hop-summary.json" --k6-exit "$rc" \
+    --cpus "$cpus" --where "k6 on this host" --json "$d/verdict.json" >"$d/verdict.txt" || true
+  OPEN_P50[$1-$4]=$(jq -r '.metrics.http_req_duration.values.med' "$d/hop-summary.json")
+  OPEN_P99[$1-$4]=$(jq -r '.metrics.http_req_duration.values["p(99)"]' "$d/hop-summary.json")
+  OPEN_VERDICT[$1-$4]=$(jq -r '"\(.verdict), k6 CPU peak \(.cpuPeak * 100 | round)%, \(.droppedIterations) dropped"' "$d/verdict.json")
+  printf '%-46s %6s/s  p50 %7.2fms p99 %7.2fms  %s\n' "$2" "$4" "${OPEN_P50[$1-$4]}" "${OPEN_P99[$1-$4]}" "${OPEN_VERDICT[$1-$4]}"
+}
+open_rates=()
+if [ "$mode" = run ] && [ -n "$bare_pid" ] && [ "${PERFLAB_BENCH_OPEN:-1}" != 0 ]; then
+  open_rates=("$(awk -v r="${RPS[direct]}" 'BEGIN { printf "%d", r / 2 }')" ${PERFLAB_BENCH_OPEN_RATES:-1000})
+  echo; echo "open model: k6 at a constant arrival rate, ${OPEN_SECS:-15} s per row (the JVMs warm from the rows above)"
+  for rate in "${open_rates[@]}"; do
+    open_row direct "redirect: shortener direct" "$direct/s/$code" "$rate"
+    open_row bare "redirect: bare Spring Cloud Gateway WebFlux" "http://127.0.0.1:$BARE_PORT/s/$code" "$rate"
+    open_row proxy "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code" "$rate"
+  done
+fi
+
 ratio() { awk -v a="${RPS[$1]}" -v b="${RPS[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
 added() { awk -v a="${P50[$1]}" -v b="${P50[$2]}" 'BEGIN { printf "%+.2f ms", a - b }'; }
 verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { v += 0; ok = op == ">=" ? v >= t : v <= t; print ok ? "ok" : "MISSED" }'; }
@@ -376,6 +413,17 @@ if [ -n "$b_pid" ]; then
   line "B API read through gateway / direct:" "$(ratio apiB apidirect)" "(A: $(ratio api apidirect); B/A $(ratio apiB api))"
   line "B p50 added by the proxy hop:" "$(added proxyB direct)" "(A: $(added proxy direct))"
 fi
+open_added() { # key rate: "p50 +x ms, p99 +y ms" over the direct row at that rate
+  awk -v a="${OPEN_P50[$1-$2]}" -v b="${OPEN_P50[direct-$2]}" -v c="${OPEN_P99[$1-$2]}" -v d="${OPEN_P99[direct-$2]}" \
+    'BEGIN { printf "p50 %+.2f ms, p99 %+.2f ms", a - b, c - d }'
+}
+for rate in "${open_rates[@]}"; do
+  added_p50=$(awk -v a="${OPEN_P50[proxy-$rate]}" -v b="${OPEN_P50[direct-$rate]}" 'BEGIN { printf "%.2f", a - b }')
+  added_p99=$(awk -v a="${OPEN_P99[proxy-$rate]}" -v b="${OPEN_P99[direct-$rate]}" 'BEGIN { printf "%.2f", a - b }')
+  line "open model at $rate/s, added by the proxy hop:" "$(open_added proxy "$rate")" \
+    "(goal p50 <= 1 ms: $(verdict "$added_p50" 1 '<='), p99 <= 5 ms: $(verdict "$added_p99" 5 '<='); generators: direct ${OPEN_VERDICT[direct-$rate]%%,*}, proxy ${OPEN_VERDICT[proxy-$rate]%%,*})"
+  line "open model at $rate/s, added by bare SCG WebFlux:" "$(open_added bare "$rate")" "(generator: ${OPEN_VERDICT[bare-$rate]%%,*})"
+done
 total=0; for k in "${!ERR[@]}"; do total=$((total + ERR[$k])); done
 line "errors (non-2xx/3xx + socket), all rows:" "$total" "(goal 0: $(verdict "$total" 0 '<='))"
 [ -z "${PERFLAB_BENCH_JFR:-}" ] || echo "profile: $out/proxy-gateway.jfr, hot methods: $out/proxy-gateway-hot-methods.txt"

@@ -1,11 +1,16 @@
-"""The HPA step's table (scripts/test-node.sh hpa_scales): per 10 s window, requests/s and p95 of both k6 loads, the
-slow downloads under way, and per autoscaled service its HPA's replicas (current/desired), CPU and live/all pods.
+"""The HPA step's table (scripts/test-node.sh hpa_scales): per 10 s window, requests/s and p95 of both k6 loads (the
+surge's runner in the cluster and the steady reads from the host, from Prometheus: their remote-written counters and
+native histograms summed over both runs), the slow downloads under way, and per autoscaled service its HPA's replicas
+(current/desired), CPU and live/all pods (the HPA's status as the API server serves it, sampled by the step).
 
-Usage: hpa-report.py T0 WORK SERVICE...  (reads WORK/hpa-{surge,steady}.csv, hpa.tsv, hpa-slow.tsv, hpa.SERVICE.*)
+Usage: hpa-report.py T0 WORK PROMETHEUS_URL RUN SERVICE...  (the runs' testids RUN-surge and RUN-steady; reads
+WORK/hpa.tsv, hpa-slow.tsv, hpa.SERVICE.*)
 """
-import csv
+import json
 import math
 import sys
+import urllib.parse
+import urllib.request
 
 
 def moment(work, service, name):
@@ -17,13 +22,20 @@ def moment(work, service, name):
         return None
 
 
-def main(t0, work, services):
-    durations = {}
-    for name in ("hpa-surge", "hpa-steady"):
-        with open(f"{work}/{name}.csv") as f:
-            for r in csv.DictReader(f):
-                if r["metric_name"] == "http_req_duration" and r.get("scenario", "reads") == "reads":
-                    durations.setdefault((int(float(r["timestamp"])) - t0) // 10, []).append(float(r["metric_value"]))
+def per_window(prometheus, t0, end, expr):
+    """EXPR (over each window's [10s]) at the end of every 10 s window after T0 -> {window: value}."""
+    query = urllib.parse.urlencode({"query": expr, "start": t0 + 10, "end": end, "step": "10s"})
+    with urllib.request.urlopen(f"{prometheus}/api/v1/query_range?{query}", timeout=30) as r:
+        result = json.load(r)["data"]["result"]
+    return {(int(float(t)) - t0) // 10 - 1: float(v) for s in result for t, v in s["values"]}
+
+
+def main(t0, work, prometheus, run, services):
+    runs = f'testid=~"{run}-(surge|steady)"'
+    end = t0 + 10 * math.ceil((max(int(line.split("\t")[0]) for line in open(f"{work}/hpa.tsv")) - t0) / 10)
+    rates = per_window(prometheus, t0, end, f"sum(increase(k6_http_reqs_total{{{runs}}}[10s])) / 10")
+    p95s = per_window(prometheus, t0, end,
+                      f"histogram_quantile(0.95, sum(increase(k6_http_req_duration_seconds{{{runs}}}[10s]))) * 1000")
     status, peak = {}, {s: 0 for s in services}
     with open(f"{work}/hpa.tsv") as f:  # epoch, service, "current desired cpu%", "all live"
         for line in f:
@@ -37,16 +49,15 @@ def main(t0, work, services):
         for line in f:
             start, end = line.split("\t")[:2]
             slow.append((float(start) - t0, float(end) - t0))
-    windows = sorted(set(durations) | {w for w, _ in status})
+    windows = sorted(set(rates) | {w for w, _ in status})
     head = " | ".join(f"{s}: replicas · CPU · pods" for s in services)
     print(f"  | t (s) | requests/s | p95 (ms) | slow downloads | {head} |")
     print("  |--:|--:|--:|--:|" + "--:|" * len(services))
     for w in windows:
-        d = sorted(durations.get(w, []))
-        p95 = d[min(len(d) - 1, math.ceil(0.95 * len(d)) - 1)] if d else float("nan")
+        rate, p95 = rates.get(w, float("nan")), p95s.get(w, float("nan"))
         under_way = sum(1 for a, b in slow if a < w * 10 + 10 and b > w * 10)
         cells = " | ".join(status.get((w, s), "-") for s in services)
-        print(f"  | {w * 10:>3}-{w * 10 + 10:<3} | {len(d) / 10:>6.1f} | {p95:>6.0f} | {under_way} | {cells} |")
+        print(f"  | {w * 10:>3}-{w * 10 + 10:<3} | {rate:>6.1f} | {p95:>6.0f} | {under_way} | {cells} |")
     for s in services:
         capped, scaled_in = moment(work, s, "capped"), moment(work, s, "scaled-in")
         print(f"  {s}: most live pods {peak[s]}; "
@@ -56,4 +67,4 @@ def main(t0, work, services):
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]), sys.argv[2], sys.argv[3:])
+    main(int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:])

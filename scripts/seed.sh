@@ -54,7 +54,7 @@ token=$("$PERFLAB_ROOT"/scripts/jwt.sh token demo 1 600)
 base="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"
 for n in $(seq $((have + 1)) "$LINKS"); do
   code=$(curl -fsS -X POST "$base/v1/short-links" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
-    -d "{\"url\":\"https://example.com/demo/$n\"}" | sed -E 's/.*"code":"([A-Za-z0-9]+)".*/\1/')
+    -d "{\"url\":\"https://example.com/demo/$n\"}" | jq -er .code)
   printf '%s\t%s\n' "$n" "$base/s/$code" >>"$out"
 done
 log "shortener demo data: $LINKS short links, e.g. $(head -n 1 "$out" | cut -f2)"

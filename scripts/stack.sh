@@ -276,13 +276,8 @@ start_prometheus() {
   wait_port prometheus "$PERFLAB_PROMETHEUS_PORT" 30
 }
 
-wait_ready() { # name port seconds
-  local end=$(($SECONDS + $3))
-  until curl -fsS "http://127.0.0.1:$(mgmt_port "$2")/actuator/health/readiness" >/dev/null 2>&1; do
-    running "$1" || { log "$1 died; last lines of $LOGS/$1.log:"; tail -n 40 "$LOGS/$1.log" >&2; exit 1; }
-    [ $SECONDS -lt $end ] || { log "$1 not ready after $3 s (see $LOGS/$1.log)"; exit 1; }
-    sleep 0.5
-  done
+wait_ready() { # name port seconds: env.sh's await_ready on the app's pid, its log's last lines if it never is
+  await_ready "$2" "$(cat "$PIDS/$1.pid")" "$LOGS/$1.log" "$3" || { tail -n 40 "$LOGS/$1.log" >&2; exit 1; }
   local refused
   refused="$(grep -m1 -o -- '-XX:AOTCache=[^ ]*' "$LOGS/$1.log" | cut -d= -f2 || true)"
   if [ -n "$refused" ] && grep -q 'Unable to map shared spaces' "$LOGS/$1.log"; then

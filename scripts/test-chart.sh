@@ -237,18 +237,13 @@ upgrade_flips_lab_switch() {
   h upgrade perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml \
     --set services.shortener.lab.idStrategy=mongo-sequence --wait --timeout 5m >/dev/null || return 1
   env="$(k -n perflab get deploy perflab-shortener -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="PERFLAB_SHORTENER_IDSTRATEGY")].value}')"
-  echo "  PERFLAB_SHORTENER_IDSTRATEGY=$env; revision $(h -n perflab history perflab -o json | "$K8S_TOOLS_PYTHON" -c 'import json,sys; print(json.load(sys.stdin)[-1]["revision"])')"
+  echo "  PERFLAB_SHORTENER_IDSTRATEGY=$env; revision $(h -n perflab history perflab -o json | jq '.[-1].revision')"
   [ "$env" = mongo-sequence ] || return 1
   # the rollout really replaced the pods, and the generated store password survived the upgrade
   k -n perflab rollout status deploy/perflab-shortener --timeout 60s >/dev/null || return 1
   # pods of the old ReplicaSet may still be terminating (kwok has no kubelet grace period to end): count live ones
-  local new_pods; new_pods="$(k -n perflab get pods -l app.kubernetes.io/name=shortener -o json | "$K8S_TOOLS_PYTHON" -c '
-import json, sys
-for pod in json.load(sys.stdin)["items"]:
-    if pod["metadata"].get("deletionTimestamp"):
-        continue
-    env = {e["name"]: e.get("value") for e in pod["spec"]["containers"][0].get("env", [])}
-    print(env.get("PERFLAB_SHORTENER_IDSTRATEGY"))' | sort -u)"
+  local new_pods; new_pods="$(k -n perflab get pods -l app.kubernetes.io/name=shortener -o json | jq -r '.items[] | select(.metadata.deletionTimestamp == null)
+    | [.spec.containers[0].env[]? | select(.name == "PERFLAB_SHORTENER_IDSTRATEGY") | .value][0]' | sort -u)"
   [ "$new_pods" = mongo-sequence ] || { echo "  shortener pods still run: $new_pods"; return 1; }
   after="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
   [ -n "$before" ] && [ "$before" = "$after" ] || { echo "  the MongoDB password changed on upgrade"; return 1; }

@@ -205,6 +205,10 @@ node_values() {
     --set services.notifier.env.PERFLAB_NOTIFIER_SMS_URL="http://$ip:$PERFLAB_SMS_SINK_PORT/sms"
     --set-json "services.notifier.egress=[{\"ports\":[{\"port\":$PERFLAB_SMS_SINK_PORT,\"protocol\":\"TCP\"}],\"to\":[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]}]"
     --set-json "networkPolicy.dnsTo=[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]")
+  # make placement's office days send as alice a few thousand times within the hour: its lab's quota
+  # (services/mail/service.env), not the chart's default
+  [ "${NODE_TEST:-all}" != placement ] \
+    || NODE_VALUES+=(--set services.mail.env.PERFLAB_MAIL_QUOTA_PERUSER=720000,services.mail.env.PERFLAB_MAIL_QUOTA_PEROFFICE=7200000)
 }
 
 install_wait() {
@@ -437,8 +441,9 @@ declare -A HPA_MAX=([gateway]=4 [shortener]=3)
 
 hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their values: 70% of the CPU request, at least 2
   # pods; at most HPA_MAX here, as the node holds 2 cores; no 300 s scale-down window) while reads go to the gateway's
-  # Service from the host: a steady 8/s (a quarter of the shortener's CPU target on 2 pods: 20/s measured 35-73%, and
-  # the HPA scaled back up), a surge of 40/s for its first 90 s (past both targets), and, for as long as the surge lasts, slow
+  # Service: a steady 8/s from the host (a quarter of the shortener's CPU target on 2 pods: 20/s measured 35-73%, and
+  # the HPA scaled back up), a surge of 40/s for its first 90 s (past both targets) from a runner of the loadtest chart
+  # on the load node, and, for as long as the surge lasts, slow
   # downloads (hpa_slow_reads): callers on a slow link reading a 22 MB EML, each in flight at the gateway for seconds, so
   # a gateway pod removed under load holds some. Each HPA scales out under the surge; once it has the pods it asked for,
   # its ceiling is lowered to 2 (maxReplicas) while the surge goes on, so the scale-in removes pods under load, not
@@ -472,16 +477,29 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   done
   local big
   big="$(hpa_big_mail "$gw")" || return 1
-  # two k6 processes, the steady one with its REST API (k6_stop), VUs for the surge's rate at a saturated pod's ~1 s
-  local run=(run --no-usage-report --quiet -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN"
-    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=100) api
+  # The surge: a stress run in the cluster, one runner of the loadtest chart on the load node (VUs for its rate at a
+  # saturated pod's ~1 s), as alice (the link's owner); the steady reads: k6 on this host through the same Service, a
+  # caller outside the cluster, ended from its REST API (k6_stop). Both remote-write into the host's Prometheus, which
+  # the report reads them from.
+  local id="hpa-$(date +%H%M%S)" surge_job
+  k -n "$NS" create secret generic perflab-hpa-token --from-literal=TOKEN="$TOKEN" --dry-run=client -o yaml \
+    | k apply -f - >/dev/null || return 1
   t0=$(date +%s)
-  "$K6_BIN" "${run[@]}" --address 127.0.0.1:0 -e RATE=8 -e DURATION=140s -e SUMMARY_NAME=hpa-steady \
-    --out csv="$WORK/hpa-steady.csv" k6-tests/shortener/reads.js >"$WORK/hpa-steady.out" 2>&1 &
-  local steady=$!
+  K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_PUSH_INTERVAL=2s \
+    K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true "$K6_BIN" run --no-usage-report --quiet --address 127.0.0.1:0 \
+    --out experimental-prometheus-rw --tag testid="$id-steady" -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN" \
+    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=100 -e RATE=8 -e DURATION=200s -e SUMMARY_NAME=hpa-steady \
+    k6-tests/shortener/reads.js >"$WORK/hpa-steady.out" 2>&1 &
+  local steady=$! api
   api=$(listen_address "$steady") || { echo "   k6's REST API is not listening"; kill "$steady"; return 1; }
-  "$K6_BIN" "${run[@]}" --address "" -e RATE=40 -e DURATION=90s -e SUMMARY_NAME=hpa-surge --out csv="$WORK/hpa-surge.csv" \
-    k6-tests/shortener/reads.js >"$WORK/hpa-surge.out" 2>&1 &
+  load_install perflab-surge "$id-surge" --set token.existingSecret=perflab-hpa-token \
+    --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1,results.prometheus.pushInterval=2s \
+    --set tests.shortener-smoke.enabled=false,tests.surge.enabled=true,tests.surge.script=shortener/reads.js \
+    --set tests.surge.env.RATE=40,tests.surge.env.DURATION=90s,tests.surge.env.MAX_VUS=100,tests.surge.env.LATENCY=printed \
+    --set tests.surge.env.CODE="$code" "${LOAD_POOL[@]}" || { k6_stop "$api" "$steady"; return 1; }
+  surge_job="$(k -n "$NS" get jobs -l perflab.dev/run="$id-surge" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
+  # a process that lives as long as the surge's runner: what the loop and the slow readers watch
+  ( job_done "$surge_job" 300 >/dev/null ) &
   local surge=$! rc=0 stop_at="" pods hpa desired
   hpa_slow_reads "$gw/v2/mails/${big% *}/eml" "$surge"
   declare -A peak capped scaled_in
@@ -508,7 +526,11 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
     [ -z "$stop_at" ] || [ "$(date +%s)" -lt "$stop_at" ] || k6_stop "$api"
     sleep 3
   done
-  wait "$surge" || rc=1
+  wait "$surge" || { echo "   the surge's runner did not end in 300 s"; rc=1; }
+  # k6's own end-of-test figures of the runner, from its log (k6-tests/lib/summary.js's report), as the steady's file
+  k -n "$NS" logs "job/$surge_job" --tail=-1 >"$WORK/hpa-surge.log" 2>&1
+  k6_report_json <"$WORK/hpa-surge.log" >"$WORK/hpa-surge-summary.json" || { tail -20 "$WORK/hpa-surge.log"; rc=1; }
+  h uninstall perflab-surge -n "$NS" --wait --timeout 1m >/dev/null
   local steady_rc=0 verdict r; wait "$steady" || steady_rc=$?
   for r in "${HPA_READERS[@]}"; do wait "$r"; done   # each download under way when the surge ended, read to its end
   # 103: stopped from its REST API, as asked; its summary's thresholds are then its verdict
@@ -521,9 +543,10 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   reads_whole hpa-surge 40 90 || rc=1
   reads_whole hpa-steady 8 run || rc=1
   hpa_slow_whole "${big#* }" || rc=1
-  "$K8S_TOOLS_PYTHON" scripts/hpa-report.py "$t0" "$WORK" "${HPA_SERVICES[@]}" || rc=1
+  "$K8S_TOOLS_PYTHON" scripts/hpa-report.py "$t0" "$WORK" "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" \
+    "${HPA_SERVICES[@]}" || rc=1
   [ "$rc" -eq 0 ] || {
-    grep -m 5 'level=warning' "$WORK"/hpa-*.out | sed 's/^/   failed: /'
+    grep -m 5 'level=warning' "$WORK"/hpa-steady.out "$WORK"/hpa-surge.log | sed 's/^/   failed: /'
     for s in "${HPA_SERVICES[@]}"; do k -n "$NS" describe hpa "$RELEASE-$s" | tail -8; done
   }
   return $rc
@@ -671,6 +694,21 @@ load_values() {  # LOAD_VALUES: the loadtest chart's values every run here share
     --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT"
     --set results.verdict.maxP95Seconds=2,results.verdict.cpuWindow=10s)
 }
+job_done() {  # JOB SECONDS: waits until the Job is Complete or Failed and prints which; status 1 if neither in time
+  local state="" end=$((SECONDS + $2))
+  until [[ "$state" == *Complete* || "$state" == *Failed* ]]; do
+    [ $SECONDS -lt "$end" ] || return 1
+    sleep 1; state="$(k -n "$NS" get job "$1" -o jsonpath='{.status.conditions[?(@.status=="True")].type}' 2>/dev/null)"
+  done
+  echo "$state"
+}
+k6_report_json() {  # a k6 run's log on stdin -> its end-of-test report (k6-tests/lib/summary.js's textReport lines,
+  # "  <metric> <stat>=<value> ...") as the summary file's shape: {"metrics": {<metric>: {"values": {<stat>: n}}}}
+  jq -Rn '{metrics: ([inputs | select(test("^  [a-z_]+(\\{[^}]*\\})? +[a-z0-9()]+="))
+    | capture("^  (?<name>\\S+) +(?<stats>.*?)( ✓| ✗ THRESHOLD FAILED)?$")
+    | {key: .name, value: {values: ([.stats | split(" ")[] | split("=") | {key: .[0], value: (.[1] | tonumber? // .[1])}]
+      | from_entries)}}] | from_entries)} | if .metrics.http_reqs then . else error("no end-of-test report in the log") end'
+}
 load_install() {
   local release=$1 id=$2; shift 2
   load_values || return 1
@@ -710,22 +748,16 @@ PY
 office_day_in_cluster() {  # the office day (k6-tests/office/day.js: every service's mix at once) from the loadtest
   # chart's runners on the load node, as 5 callers (alice and alice-2..5, as make test's local office day): their
   # tokens from the Secret's CALLERS key (token.callersKey), each VU one of them; the verdict across runners
-  local run="day-$(date +%H%M%S)" tokens rc=0
-  load_values || return 1
-  tokens="$(scripts/jwt.sh token alice 1 3600; for i in 2 3 4 5; do printf ' '; scripts/jwt.sh token "alice-$i" 1 3600; done)"
-  k -n "$NS" create secret generic perflab-k6-callers --from-literal=TOKEN="$(scripts/jwt.sh token alice 1 3600)" \
-    --from-literal=CALLERS="$tokens" --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  local run="day-$(date +%H%M%S)" rc=0
+  load_values && day_callers || return 1
   h install perflab-day charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$run" \
-    --set target.release="$RELEASE" "${LOAD_VALUES[@]}" --set token.existingSecret=perflab-k6-callers,token.callersKey=CALLERS \
-    --set tests.shortener-smoke.enabled=false,tests.route-smoke.enabled=false,tests.office-day.enabled=true \
+    --set target.release="$RELEASE" "${LOAD_VALUES[@]}" "${DAY_VALUES[@]}" \
     --set tests.office-day.env.RATE=1,tests.office-day.env.DURATION=30s,tests.office-day.env.WARMUP=10s \
     --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${LOAD_POOL[@]}" \
     --set-json 'target.nodeSelector={"perflab.dev/pool":"system"}' >"$WORK/day-install.out" 2>&1 \
     || { cat "$WORK/day-install.out"; return 1; }
-  local job="perflab-day-office-day-$run" state="" end=$((SECONDS + 180))
-  until [[ "$state" == *Complete* || "$state" == *Failed* ]] || [ $SECONDS -ge $end ]; do
-    sleep 2; state="$(k -n "$NS" get job "$job" -o jsonpath='{.status.conditions[?(@.status=="True")].type}' 2>/dev/null)"
-  done
+  local state
+  state="$(job_done "perflab-day-office-day-$run" 180)"
   k -n "$NS" logs -l perflab.dev/k6=runner,perflab.dev/run="$run" --tail=-1 2>/dev/null \
     | grep -E '✗|^ *(http_reqs|http_req_failed|iterations|dropped_iterations) ' | sed 's/^/  runner: /'
   [[ "$state" == *Complete* ]] || { echo "  the runner's Job: ${state:-not done in 180 s}"; rc=1; }
@@ -736,6 +768,15 @@ office_day_in_cluster() {  # the office day (k6-tests/office/day.js: every servi
   fi
   h uninstall perflab-day -n "$NS" --wait --timeout 1m >/dev/null
   return $rc
+}
+
+day_tokens() { scripts/jwt.sh token alice 1 3600; for i in 2 3 4 5; do printf ' '; scripts/jwt.sh token "alice-$i" 1 3600; done; }
+day_callers() {  # the office day's callers as the loadtest chart takes them: the Secret perflab-k6-callers (TOKEN alice's,
+  # whose mailbox the seed filled; CALLERS the 5 callers'), DAY_VALUES the values that run the office day alone from it
+  k -n "$NS" create secret generic perflab-k6-callers --from-literal=TOKEN="$(scripts/jwt.sh token alice 1 3600)" \
+    --from-literal=CALLERS="$(day_tokens)" --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  DAY_VALUES=(--set token.existingSecret=perflab-k6-callers,token.callersKey=CALLERS
+    --set tests.shortener-smoke.enabled=false,tests.route-smoke.enabled=false,tests.office-day.enabled=true)
 }
 
 LOAD_RUN=""
@@ -788,11 +829,8 @@ runners_starved() {  # the same smoke from one runner held to 50 millicores (its
     --set tests.shortener-smoke.env.RATE=40,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
     "${LOAD_POOL[@]}" || return 1
   # done either way: a starved runner may fail its own thresholds (exit 99), which is not what is judged here
-  local job="perflab-starved-shortener-smoke-$run" state="" end=$((SECONDS + 150))
-  until [[ "$state" == *Complete* || "$state" == *Failed* ]] || [ $SECONDS -ge $end ]; do
-    sleep 1; state="$(k -n "$NS" get job "$job" -o jsonpath='{.status.conditions[?(@.status=="True")].type}' 2>/dev/null)"
-  done
-  [[ "$state" == *Complete* || "$state" == *Failed* ]] || { echo "  $job not done in 150 s"; k -n "$NS" describe job "$job" | tail -15; rc=1; }
+  local job="perflab-starved-shortener-smoke-$run"
+  job_done "$job" 150 >/dev/null || { echo "  $job not done in 150 s"; k -n "$NS" describe job "$job" | tail -15; rc=1; }
   if [ $rc -eq 0 ]; then
     h test perflab-starved -n "$NS" --logs --timeout 2m >"$WORK/starved-test.out" 2>&1
     pod="perflab-starved-shortener-smoke-$run-verdict"
@@ -918,7 +956,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'; }
 load_pair() {
   local placement out="$WORK/pair.tsv"
   : >"$out"
-  for placement in load system; do pair_run "$placement" >>"$out" || return 1; done
+  for placement in load system; do pair_run "$placement" shortener-smoke "${PAIR_RATE:-20}" "${PAIR_SECONDS:-12}" >>"$out" || return 1; done
   pair_table "$out"
 }
 pair_table() {  # TSV of pair_run rows: the table, and the p95 of each arm against the first's
@@ -943,60 +981,72 @@ PY
 }
 
 # make placement (NODE_TEST=placement): the comparison in full, longer and at a higher rate than make test's pair, with
-# the nodes apart: the same arrival-rate load (seed 004's create-and-follow mix, the shortener smoke: PAIR_RATE 40/s
-# for PAIR_SECONDS 45 s by default) with its runner on the load node, on the system node, and k6 on this host on the
-# system's CPU; thresholds off (each arm is a figure)
+# the nodes apart: the same arrival-rate load with its runner on the load node, on the system node, and k6 on this host
+# on the system's CPU, for each of PLACEMENT_LOADS (TEST:RATE; by default seed 004's create-and-follow mix, the
+# shortener smoke, at 120 iterations/s, and the office day at 4 times its mix), PAIR_SECONDS (45) each; thresholds off
+# (each arm is a figure)
 placement_table() {
-  local arm out="$WORK/placement.tsv"
-  : >"$out"
-  cpus_apart || return 1
-  k -n "$NS" get secret perflab-k6-token >/dev/null 2>&1 \
-    || k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/jwt.sh token k6 1 3600)" >/dev/null || return 1
-  # Passes of the same load, not measured, until the system is warm: the arm that ran first met a colder system in
-  # every run here (at 60/s: runner apart first, p95 1,051 ms; co-located second 587 ms; the host third 395 ms). After
-  # one unmeasured pass, six arms in mirrored order at 40/s: the system pods' CPU for the same requests fell run after
-  # run, 0.79 -> 0.61 -> 0.51 -> 0.49 -> 0.45 -> 0.35, and p95 47 -> 6 ms, whatever the placement. Warm is: the system
-  # pods' CPU of a pass within 5% of the pass before, twice in a row (PLACEMENT_WARMUPS passes at most).
+  local arm load out
+  cpus_apart && load_values && day_callers || return 1
+  for load in ${PLACEMENT_LOADS:-shortener-smoke:120 office-day:4}; do
+    out="$WORK/placement-${load%%:*}-${load##*:}.tsv"
+    : >"$out"
+    placement_warm "${load%%:*}" "${load##*:}" || return 1
+    echo "  ${load%%:*} at RATE=${load##*:}, ${PAIR_SECONDS:-45} s per arm, each arm twice in mirrored order:"
+    # each arm twice, in mirrored order: what drift is left weighs on every arm alike
+    for arm in load system host host system load; do
+      pair_run "$arm" "${load%%:*}" "${load##*:}" "${PAIR_SECONDS:-45}" >>"$out" || return 1
+    done
+    pair_table "$out"
+  done
+  cpus_shared
+}
+placement_warm() {  # TEST RATE: passes of that load from this host, not measured, until the system is warm for it.
+  # The arm that ran first met a colder system in every run here (at 60/s: runner apart first, p95 1,051 ms; co-located
+  # second 587 ms; the host third 395 ms); after one unmeasured pass, six arms in mirrored order at 40/s: the system
+  # pods' CPU for the same requests fell run after run, 0.79 -> 0.35, and p95 47 -> 6 ms, whatever the placement; and
+  # passes of seed 004's mix did not warm the office day's other paths (its first arm p95 77 ms, its last 29). Warm
+  # is: the system pods' CPU of a pass within 10% of the pass before, twice in a row (PLACEMENT_WARMUPS passes at most)
   local row cpu prev="" steady=0 n=0
   while [ "$steady" -lt 2 ]; do
     n=$((n + 1))
-    [ "$n" -le "${PLACEMENT_WARMUPS:-10}" ] || {
+    [ "$n" -le "${PLACEMENT_WARMUPS:-8}" ] || {
       echo "  not warm after $((n - 1)) passes: the table below still measures the system's warm-up"; break; }
-    row="$(PAIR_RATE=${PAIR_RATE:-40} PAIR_SECONDS=30 pair_run host)" || return 1
+    row="$(pair_run host "$1" "$2" 30)" || return 1
     cpu="$(cut -f7 <<<"$row")"
-    echo "  warm-up pass $n (k6 on this host, 30 s, not measured): the system pods' CPU $cpu"
-    if [ -n "$prev" ] && awk -v a="$prev" -v b="$cpu" 'BEGIN { d = (a - b) / a; exit !(d < 0.05 && d > -0.05) }'; then
+    echo "  warm-up pass $n ($1 at RATE=$2 from k6 on this host, 30 s, not measured): the system pods' CPU $cpu"
+    if [ -n "$prev" ] && awk -v a="$prev" -v b="$cpu" 'BEGIN { d = (a - b) / a; exit !(d < 0.1 && d > -0.1) }'; then
       steady=$((steady + 1))
     else
       steady=0
     fi
     prev="$cpu"
   done
-  # each arm twice, in mirrored order: what drift is left weighs on every arm alike
-  for arm in load system host host system load; do
-    PAIR_RATE=${PAIR_RATE:-40} PAIR_SECONDS=${PAIR_SECONDS:-45} pair_run "$arm" >>"$out" || return 1
-  done
-  cpus_shared
-  pair_table "$out"
 }
-pair_run() {  # PLACEMENT (load|system|host): one run of the shortener smoke (seed 004's mix) at PAIR_RATE for PAIR_SECONDS,
-  # its row (pair_row); host: k6 on this host, on the system node's CPU (pinned to CPU 0 when the nodes are apart), as
-  # every figure taken on one machine; load, system: one runner of the loadtest chart on that node
+pair_run() {  # PLACEMENT TEST RATE SECONDS: one run of a loadtest chart test (shortener-smoke: seed 004's mix;
+  # office-day: every service's, the callers of day_callers) at RATE for SECONDS, its row (pair_row); host: k6 on this
+  # host, on the system node's CPU (pinned to CPU 0 when the nodes are apart), as every figure taken on one machine;
+  # load, system: one runner of the loadtest chart on that node
   local id="pair-$1-$(date +%H%M%S)"   # a run id is at most 20 characters
   if [ "$1" = host ]; then
-    pair_on_host "$id" "${PAIR_RATE:-20}" "${PAIR_SECONDS:-12}" || return 1
+    pair_on_host "$id" "$2" "$3" "$4" || return 1
   else
-    pair_in_cluster "$1" "$id" "${PAIR_RATE:-20}" "${PAIR_SECONDS:-12}" || return 1
+    pair_in_cluster "$1" "$id" "$2" "$3" "$4" || return 1
   fi
   pair_row "$1" "$id"
 }
-pair_on_host() {  # ID RATE SECONDS: k6 on this host, its CPU sampled into $WORK/ID.samples
-  local gw pid sampler
+pair_on_host() {  # ID TEST RATE SECONDS: k6 on this host, its CPU sampled into $WORK/ID.samples
+  local gw pid sampler script=k6-tests/shortener/smoke.js token callers=() warmup=3s
   gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
+  token="$(scripts/jwt.sh token k6 1 3600)"
+  if [ "$2" = office-day ]; then
+    script=k6-tests/office/day.js token="$(scripts/jwt.sh token alice 1 3600)" warmup=5s
+    callers=(-e CALLER_TOKENS="$(day_tokens)")
+  fi
   K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true \
     taskset -c "${PAIR_HOST_CPUS:-0}" "$K6_BIN" run --no-usage-report --quiet --no-thresholds --tag testid="$1" \
-    --out experimental-prometheus-rw -e BASE_URL="$gw" -e TOKEN="$(scripts/jwt.sh token k6 1 3600)" -e RATE="$2" \
-    -e DURATION="${3}s" -e WARMUP=3s -e SUMMARY_DIR="$WORK" -e SUMMARY_NAME="$1" k6-tests/shortener/smoke.js \
+    --out experimental-prometheus-rw -e BASE_URL="$gw" -e TOKEN="$token" "${callers[@]}" -e RATE="$3" \
+    -e DURATION="${4}s" -e WARMUP="$warmup" -e SUMMARY_DIR="$WORK" -e SUMMARY_NAME="$1" "$script" \
     >"$WORK/$1.out" 2>&1 &
   pid=$!
   python3 scripts/generator.py sample "$pid" "$WORK/$1.samples" &
@@ -1004,14 +1054,14 @@ pair_on_host() {  # ID RATE SECONDS: k6 on this host, its CPU sampled into $WORK
   wait "$pid" || { tail "$WORK/$1.out" >&2; return 1; }
   wait "$sampler"
 }
-pair_in_cluster() {  # PLACEMENT ID RATE SECONDS: one runner of the loadtest chart on that node, its k6 process's CPU
-  # sampled into $WORK/ID.samples; the run's release uninstalled after it
-  local where=() run pid="" sampler end
+pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtest chart's TEST on that node, its k6
+  # process's CPU sampled into $WORK/ID.samples; the run's release uninstalled after it
+  local where=() values=() run pid="" sampler end t=$3 warmup=3s
   [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
-  load_install "perflab-$2" "$2" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
-    --set tests.shortener-smoke.parallelism=1 \
-    --set tests.shortener-smoke.env.RATE="$3",tests.shortener-smoke.env.DURATION="${4}s",tests.shortener-smoke.env.WARMUP=3s \
-    --set tests.shortener-smoke.arguments=--no-thresholds "${where[@]}" || return 1
+  [ "$t" = office-day ] && values=("${DAY_VALUES[@]}") warmup=5s
+  load_install "perflab-$2" "$2" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${values[@]}" \
+    --set "tests.$t.parallelism=1,tests.$t.env.RATE=$4,tests.$t.env.DURATION=${5}s,tests.$t.env.WARMUP=$warmup" \
+    --set "tests.$t.arguments=--no-thresholds" "${where[@]}" || return 1
   run="$(k -n "$NS" get jobs -l perflab.dev/run="$2" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
   [ -n "$run" ] || { echo "  no runner Job of run $2" >&2; return 1; }
   end=$((SECONDS + 60))
@@ -1021,7 +1071,7 @@ pair_in_cluster() {  # PLACEMENT ID RATE SECONDS: one runner of the loadtest cha
   done
   python3 scripts/generator.py sample "$pid" "$WORK/$2.samples" &
   sampler=$!
-  k -n "$NS" wait --for=condition=complete "job/$run" --timeout=$(($4 + 120))s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
+  k -n "$NS" wait --for=condition=complete "job/$run" --timeout=$(($5 + 120))s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
   wait "$sampler"
   h uninstall "perflab-$2" -n "$NS" --wait --timeout 1m >/dev/null
 }
@@ -1165,7 +1215,8 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     if [ "${NODE_TEST:-all}" = hpa ]; then   # the HPA proof alone (HPA_PRESTOP, HPA_READ_RETRY: without its mechanisms)
       step "short link created and redirected through the gateway's Service" short_link_and_redirect \
         && step "metrics-server: the resource metrics API serves every pod's CPU and memory (kubectl top)" metrics_api \
-        && step "HPA: the gateway and the shortener scale out under a surge and back in under it; no failed request, no download cut short" hpa_scales
+        && step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
+        && step "HPA: the gateway and the shortener scale out under a surge from a runner on the load node and back in under it; no failed request, no download cut short" hpa_scales
       step "helm uninstall" uninstall
       steps_summary node $((SECONDS - T0))
       exit $?
@@ -1208,7 +1259,7 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
       && step "the same load with its runners apart and co-located: throughput, merged p95, runner CPU" load_pair
     step "every CPU shared again" cpus_shared
     step "metrics-server: the resource metrics API serves every pod's CPU and memory (kubectl top)" metrics_api \
-      && step "HPA: the gateway and the shortener scale out under a surge and back in under it; no failed request, no download cut short" hpa_scales
+      && step "HPA: the gateway and the shortener scale out under a surge from a runner on the load node and back in under it; no failed request, no download cut short" hpa_scales
     step "helm uninstall" uninstall
   fi
 fi
