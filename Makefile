@@ -12,71 +12,71 @@ help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
 up: ## install what is missing, start stores, gateway and services, seed demo data, print the URLs
-	@scripts/stack.sh up
-	@scripts/seed.sh
+	@scripts/stack/stack.sh up
+	@scripts/stack/seed.sh
 
 down: ## stop exactly what `make up` started
-	@scripts/stack.sh down
+	@scripts/stack/stack.sh down
 
 status: ## what the local stack runs
-	@scripts/stack.sh status
+	@scripts/stack/stack.sh status
 
 test: ## everything CI checks: unit, service and end-to-end tests against the real local stores
-	@scripts/test.sh
+	@scripts/test/test.sh
 
 verify: ## the checks that need no stores, node or root (tools cached): compile, scripts' tests, chart static checks, infra, generated docs
-	@scripts/verify.sh
+	@scripts/test/verify.sh
 
 build: ## compile and package every module (no tests)
-	@source scripts/env.sh && ./mvnw -q -B -DskipTests install
+	@source scripts/lib/env.sh && ./mvnw -q -B -DskipTests install
 
 images: ## OCI images (Jib, no Docker): tarballs in .run/images, or pushed multi-arch with REGISTRY=ghcr.io/you
-	@scripts/images.sh
+	@scripts/k8s/images.sh
 
 load: ## k6 through the gateway: every smoke, or SCRIPT=k6-tests/x.js PROFILE=smoke|average|stress|spike|soak RATE= CALLERS=
-	@if [ -n "$(SCRIPT)" ]; then PROFILE=$(PROFILE) RATE=$(RATE) CALLERS=$(CALLERS) scripts/load.sh "$(SCRIPT)"; else scripts/load.sh smoke; fi
+	@if [ -n "$(SCRIPT)" ]; then PROFILE=$(PROFILE) RATE=$(RATE) CALLERS=$(CALLERS) scripts/load/load.sh "$(SCRIPT)"; else scripts/load/load.sh smoke; fi
 
 ab: ## one lab switch A/B with an HTML report: AB_DIRECT=1 make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1' (AB_DIRECT: the service itself, not the gateway; AB_RELEASE=<release>: in a cluster, SCRIPT a loadtest test)
-	@scripts/ab.sh "$(SERVICE)" "$(SWITCH)" "$(A)" "$(B)" "$(SCRIPT)" $(ARGS)
+	@scripts/load/ab.sh "$(SERVICE)" "$(SWITCH)" "$(A)" "$(B)" "$(SCRIPT)" $(ARGS)
 
 compare: ## two runs' summaries side by side: make compare A=.run/results/<run> B=.run/results/<run>
-	@scripts/ab-report.py --compare "$(A)" "$(B)"
+	@scripts/load/ab-report.py --compare "$(A)" "$(B)"
 
 seed: ## deterministic demo data (SCALE=n links)
-	@scripts/seed.sh
+	@scripts/stack/seed.sh
 
 token: ## print a dev bearer token: make token WHO=alice OFFICE=1
-	@scripts/jwt.sh token "$(WHO)" "$(OFFICE)"
+	@scripts/lib/jwt.sh token "$(WHO)" "$(OFFICE)"
 
 bench-ids: ## JMH: Snowflake ids/s at 1 and 16 threads vs the 4,096/ms limit
-	@scripts/bench-ids.sh
+	@scripts/bench/bench-ids.sh
 
 bench-gateway: ## redirects/s and p50/p99: gateway vs shortener direct vs nginx `return 302`, one run
-	@scripts/bench-gateway.sh
+	@scripts/bench/bench-gateway.sh
 
 bench-warm-start: ## a fresh gateway's first minute with no AOT cache, classes only, classes + method profiles (SECS=60 RATE=60 it/s)
-	@scripts/bench-gateway.sh warm-start $(or $(SECS),60) $(or $(RATE),60)
+	@scripts/bench/bench-gateway.sh warm-start $(or $(SECS),60) $(or $(RATE),60)
 
 bench-send: ## seed 000's send: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, delivered mails counted
-	@scripts/bench-send.sh
+	@scripts/bench/bench-send.sh
 
 bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cache) vs interface-projection vs nginx, one run
-	@scripts/bench-route.sh
+	@scripts/bench/bench-route.sh
 
 bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted
-	@scripts/bench-notifier.sh
+	@scripts/bench/bench-notifier.sh
 
 capacity: ## CPU per request and memory per pod of each service's seed mix, one run: docs/capacity.md's pods, cores and nodes for the seeds' targets
-	@scripts/bench-capacity.sh
+	@scripts/bench/bench-capacity.sh
 
 placement: ## the real test nodes, then seed 004's mix and the office day three ways: runner on the load node, on the system node, k6 on the host (PLACEMENT_LOADS="shortener-smoke:120 office-day:4", PAIR_SECONDS=45)
-	NODE_TEST=placement scripts/test-node.sh
+	NODE_TEST=placement scripts/test/test-node.sh
 
 ab-node: ## the real test nodes, then make ab in the cluster (route's points-fetch by helm upgrade per arm, runners on the load node, one report) and the office day from runners with a token per caller
-	NODE_TEST=ab scripts/test-node.sh
+	NODE_TEST=ab scripts/test/test-node.sh
 
 hpa: ## the real test node, then the gateway's and the shortener's HPAs out and in under load (HPA_PRESTOP=0 HPA_READ_RETRY=none HPA_SHUTDOWN=immediate HPA_SEND_DRAIN=0s: without its mechanisms)
-	NODE_TEST=hpa scripts/test-node.sh
+	NODE_TEST=hpa scripts/test/test-node.sh
 
 reliability: ## stores down 20 s and services killed or stopped under load: 503 problem+json or success, recovery, every 2xx create kept once
-	@scripts/reliability.sh
+	@scripts/test/reliability.sh

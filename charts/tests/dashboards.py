@@ -3,7 +3,7 @@
 
     HELM=/path/to/helm dashboards.py [name-filter]
 
-Whether each query is answered by a real Prometheus is scripts/check-dashboards.sh's job; this file checks what a
+Whether each query is answered by a real Prometheus is scripts/test/check-dashboards.sh's job; this file checks what a
 rendering can tell: labels, JSON, variables, the testid annotation, and that no service's dashboard asks another
 service's metrics. Prints one line per test and closes with `dashboards: N passed, N failed`.
 """

@@ -6,7 +6,7 @@
 Prints one line per test and closes with `unit: N passed, N failed`.
 
 Assertions on rendered manifests live in helm-unittest suites (charts/<chart>/tests/*_test.yaml, run by
-scripts/test-chart.sh); each suite's `it` begins with the name the check had here. What stays, and why:
+scripts/test/test-chart.sh); each suite's `it` begins with the name the check had here. What stays, and why:
 
 - Loops over the services of values.yaml (a service is one values block: the list is read from values.yaml, never
   typed again, so a service added to the chart is covered at once; a helm-unittest suite cannot loop):

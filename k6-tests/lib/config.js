@@ -1,7 +1,7 @@
 // Shared settings of every perflab k6 script: where the gateway is and who the callers are.
 export const BASE_URL = __ENV.BASE_URL || 'http://127.0.0.1:8080';
 
-// Callers: CALLER_TOKENS holds one bearer token per caller (whitespace-separated; scripts/load.sh CALLERS=n mints them),
+// Callers: CALLER_TOKENS holds one bearer token per caller (whitespace-separated; scripts/load/load.sh CALLERS=n mints them),
 // else TOKEN is the only caller. Each VU is one caller, so the per-caller rate limit of the gateway sees many users
 // as a real office does (one user at hundreds of requests/s is refused with 429s by design).
 const TOKENS = (__ENV.CALLER_TOKENS || __ENV.TOKEN || '').split(/\s+/).filter((t) => t);
@@ -10,7 +10,7 @@ export const CALLERS = TOKENS.length;
 
 export function authHeaders(extra = {}) {
   if (!TOKENS.length) {
-    throw new Error('TOKEN is not set: run through scripts/load.sh or pass -e TOKEN=$(make -s token)');
+    throw new Error('TOKEN is not set: run through scripts/load/load.sh or pass -e TOKEN=$(make -s token)');
   }
   // __VU is 0 in setup() and teardown(): the first caller
   const token = TOKENS[Math.max(0, __VU - 1) % TOKENS.length];

@@ -56,7 +56,7 @@ function profile() {
 
 const TREND_STATS = ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'];
 
-// The VU budget of each main scenario beside what its SLO needs, read after the run (scripts/generator.py): an
+// The VU budget of each main scenario beside what its SLO needs, read after the run (scripts/lib/generator.py): an
 // arrival-rate executor drops iterations when every VU is busy, and whether that is the system's lateness or a
 // budget too small to keep the rate at the SLO's latency decides between fail and inconclusive. MAX_VUS overrides
 // every scenario's maxVUs.

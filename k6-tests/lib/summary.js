@@ -24,7 +24,7 @@ export function textReport(data, title) {
 export function summaries(data, scriptName) {
   const name = __ENV.SUMMARY_NAME || scriptName;
   const dir = __ENV.SUMMARY_DIR || '.';
-  // what the generator had to keep the schedule with, for the verdict that reads the drops (scripts/generator.py)
+  // what the generator had to keep the schedule with, for the verdict that reads the drops (scripts/lib/generator.py)
   data.perflab = { vuBudget: vuBudget() };
   return {
     stdout: textReport(data, name),

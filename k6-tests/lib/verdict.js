@@ -13,7 +13,7 @@
 // meets cAdvisor's ~10 s housekeeping); and the iterations k6 dropped. A runner above MAX_GENERATOR_CPU of its CPU or
 // throttled in more than MAX_THROTTLED_SHARE of its periods, or drops while the runners' CPU is unknown, make the run inconclusive: no
 // verdict about the system (k6 exits 108, the chart's test pod 75); drops with a healthy generator fail it (the
-// system was late). Every verdict prints one `verdict: pass|fail|inconclusive (...)` line, as scripts/load.sh does.
+// system was late). Every verdict prints one `verdict: pass|fail|inconclusive (...)` line, as scripts/load/load.sh does.
 // A run Prometheus never saw is an error (110), never a pass.
 //
 //   k6 run -e PROMETHEUS_URL=http://prometheus:9090 -e TESTID=r7 -e MAX_FAILED_SHARE=0.01 -e MAX_P95_SECONDS=0.5 \

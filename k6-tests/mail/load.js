@@ -1,5 +1,5 @@
 // Seed 000's load shapes through the gateway, or straight at a mail instance with BASE_URL and IDENTITY, an identity
-// token as the gateway signs it for mail: IDENTITY=$(scripts/jwt.sh identity perflab-gateway alice 1 mail 3600)
+// token as the gateway signs it for mail: IDENTITY=$(scripts/lib/jwt.sh identity perflab-gateway alice 1 mail 3600)
 //   SCENARIO=list        GET /v2/mails with 200 VUs (the LEFT JOIN count)
 //   SCENARIO=read-large  GET /v2/mails/{22 MB} with 80 VUs (the OOM)
 // Bounded: DURATION (default 60s).

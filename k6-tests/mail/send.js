@@ -1,6 +1,6 @@
 // POST /v2/mails/send under seed 000's load: N concurrent senders (JMeter's thread group, a closed model on
 // purpose: pool starvation is a function of requests in flight, not of the arrival rate), read receipts on, one
-// recipient per sender. Run through scripts/bench-send.sh for the side-by-side proof (both hand-offs, faults,
+// recipient per sender. Run through scripts/bench/bench-send.sh for the side-by-side proof (both hand-offs, faults,
 // delivered-message count); thresholds are the fixed design's SLOs.
 //   VUS (default 5)  DURATION (default 10s)  RUN (a tag in subjects and recipients)
 //   TOKENS: JSON [{"token": "...", "sender_no": 1}, ...] (callers, spread over VUs); else TOKEN as sender 1
@@ -39,7 +39,7 @@ export const options = {
 
 export function setup() {
   if (!CALLERS[0].token) {
-    fail('TOKEN or TOKENS is not set: run through scripts/load.sh or scripts/bench-send.sh');
+    fail('TOKEN or TOKENS is not set: run through scripts/load/load.sh or scripts/bench/bench-send.sh');
   }
   requireService(http, '/v2/mailboxes', { headers: { Authorization: `Bearer ${CALLERS[0].token}` } });
 }

@@ -6,7 +6,7 @@
 //
 //   k6 run -e TOKEN=... -e SMS_SINK_URL=http://127.0.0.1:18086 k6-tests/notifier/seed001.js
 //
-// RATE, PEAK and STAGE (defaults 50, 100, 1m: the seed's) shorten or scale the profile for scripts/bench-notifier.sh.
+// RATE, PEAK and STAGE (defaults 50, 100, 1m: the seed's) shorten or scale the profile for scripts/bench/bench-notifier.sh.
 import http from 'k6/http';
 import { check } from 'k6';
 import { Counter } from 'k6/metrics';

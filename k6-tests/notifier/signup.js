@@ -1,5 +1,5 @@
 // Seed 003's profile: one user signing up again and again for DURATION (the seed's 1 minute), each sign-up a new member
-// whose welcome mail the relay takes 1 s to accept (the seed's mail; locally scripts/bench-notifier.sh puts a relay
+// whose welcome mail the relay takes 1 s to accept (the seed's mail; locally scripts/bench/bench-notifier.sh puts a relay
 // that holds each mail's end of DATA for 1 s in front of GreenMail). The seed's SLO, a sign-up within 100 ms, is stated
 // in ./slo.js (the member endpoint's statement for this script). The
 // seed's start (in-transaction-sync) waited for the mail inside the request: 1,200 ms on average; @Async made it 176 ms.

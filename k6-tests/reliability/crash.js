@@ -1,4 +1,4 @@
-// What callers see through the gateway while a service goes away and comes back (scripts/reliability.sh kills it
+// What callers see through the gateway while a service goes away and comes back (scripts/test/reliability.sh kills it
 // with -9 or stops it with SIGTERM, then starts it again): every answer is a success or a 503 problem+json with
 // Retry-After within BOUND_MS (no 500, no 502, no 504, no hang, no cut-off body); before and once the service is
 // back, every request succeeds. Every create that got a 2xx is printed (`CREATED <service> <id> <marker>`) so the
@@ -9,7 +9,7 @@
 //              mail an EML of 712 KB, long answers in flight at the signal. send has no create of its own: mail's sends reach it through mail's
 //              outbox while it is away, and its reads are a delivery status
 //              (a mail's subject is `crash-<RUN> <VU>-<ITER>`, its recipient `crash-<RUN>-<VU>@load.perflab.test`, so
-//              scripts/delivery-count.py can count its messages at the SMTP server)
+//              scripts/test/delivery-count.py can count its messages at the SMTP server)
 //   START_MS   the run's time zero (epoch ms), shared with the script that stops the service
 //   DOWN_AT    seconds: when the script signals the service; BACK_BY: by when it must be serving again
 //   HOW        kill (kill -9: an answer cut when the process dies, within moments of DOWN_AT, is counted as cut, not
@@ -88,7 +88,7 @@ const sendMail = (marker, to) => ({
 export function setup() {
   const probe = { route: '/v1/routes/0', notifier: '/v1/events/0', mail: '/v2/mailboxes', send: '/v2/mailboxes',
     shortener: '/v1/short-links/none' }[SERVICE];
-  // scripts/reliability.sh takes a case for every service: one whose creates this script does not know yet fails
+  // scripts/test/reliability.sh takes a case for every service: one whose creates this script does not know yet fails
   // here, never measures another service's requests in its name
   if (!probe) fail(`setup: no crash requests for SERVICE=${SERVICE}: add its creates and reads to k6-tests/reliability/crash.js`);
   requireService(http, probe, { headers: authHeaders() });

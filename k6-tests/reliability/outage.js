@@ -1,4 +1,4 @@
-// What callers see through the gateway while a store is down (scripts/reliability.sh stops and starts it): every
+// What callers see through the gateway while a store is down (scripts/test/reliability.sh stops and starts it): every
 // answer is a success or a 503 problem+json with Retry-After, within BOUND_MS (no 500, no other error, no hang); before
 // the outage and once the store is back (after GRACE seconds for reconnects), every request succeeds.
 //

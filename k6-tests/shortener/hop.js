@@ -1,5 +1,5 @@
 // One redirect URL at a constant arrival rate (an open model: the rate is offered whatever the latency, unlike wrk's
-// closed loop of connections). scripts/bench-gateway.sh's open-model rows: the same rate against the shortener
+// closed loop of connections). scripts/bench/bench-gateway.sh's open-model rows: the same rate against the shortener
 // direct, bare Spring Cloud Gateway and the gateway's proxy hop, the p50 and p99 each adds read side by side.
 //
 //   URL=http://127.0.0.1:8083/s/<code> RATE=5000 DURATION=15s WARMUP=0s MAX_VUS=1000 k6 run k6-tests/shortener/hop.js

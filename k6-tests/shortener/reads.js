@@ -1,5 +1,5 @@
 // Reads of one link's details through the gateway at a constant rate, every one reaching a shortener pod (the edge
-// cache only answers redirects). Used while a pod is deleted (scripts/test-node.sh): with the PDB, the preStop pause,
+// cache only answers redirects). Used while a pod is deleted (scripts/test/test-node.sh): with the PDB, the preStop pause,
 // readiness and graceful shutdown, no request may fail (LATENCY=printed there).
 import http from 'k6/http';
 import { check, fail } from 'k6';
@@ -18,14 +18,14 @@ export const options = {
       timeUnit: '1s',
       duration: __ENV.DURATION || '30s',
       preAllocatedVUs: 20,
-      // MAX_VUS: a rate that saturates the pods (scripts/test-node.sh's HPA surge) needs rate x latency of them
+      // MAX_VUS: a rate that saturates the pods (scripts/test/test-node.sh's HPA surge) needs rate x latency of them
       maxVUs: Number(__ENV.MAX_VUS || 50),
     },
   },
   thresholds: {
     http_req_failed: ['rate==0'],
     checks: ['rate==1'],
-    // LATENCY=printed: a run that measures a disruption (scripts/test-node.sh deletes a pod under it) judges failures
+    // LATENCY=printed: a run that measures a disruption (scripts/test/test-node.sh deletes a pod under it) judges failures
     // only; its latency is reported, as a replacement JVM starting on the same CPUs says nothing of the SLO
     ...(__ENV.LATENCY === 'printed' ? {} : latency(slo, ['redirect'], { metrics: { redirect: 'http_req_duration' }, scenario: 'shortener/reads' })),
   },

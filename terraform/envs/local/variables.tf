@@ -11,13 +11,13 @@ variable "kube_context" {
 }
 
 variable "jwt_issuer" {
-  description = "Issuer of the bearer tokens the gateway accepts (scripts/jwt.sh signs with this one)."
+  description = "Issuer of the bearer tokens the gateway accepts (scripts/lib/jwt.sh signs with this one)."
   type        = string
   default     = "https://perflab.local/dev"
 }
 
 variable "jwt_public_key_file" {
-  description = "PEM file of the RSA public key(s) that verify bearer tokens; scripts/jwt.sh keys makes a dev pair."
+  description = "PEM file of the RSA public key(s) that verify bearer tokens; scripts/lib/jwt.sh keys makes a dev pair."
   type        = string
   default     = "../../../.run/jwt/public.pem"
 }

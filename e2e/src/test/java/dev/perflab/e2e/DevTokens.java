@@ -18,7 +18,7 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
-/** RS256 access tokens signed with the local stack's dev key (scripts/jwt.sh keys), as a real client presents them. */
+/** RS256 access tokens signed with the local stack's dev key (scripts/lib/jwt.sh keys), as a real client presents them. */
 final class DevTokens {
 
 	static final String ISSUER = System.getenv().getOrDefault("PERFLAB_JWT_ISSUER", "https://perflab.local/dev");
@@ -84,7 +84,7 @@ final class DevTokens {
 			return KeyFactory.getInstance("RSA").generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(base64)));
 		}
 		catch (Exception e) {
-			throw new IllegalStateException("cannot read the dev signing key " + pem + "; run scripts/stack.sh up", e);
+			throw new IllegalStateException("cannot read the dev signing key " + pem + "; run scripts/stack/stack.sh up", e);
 		}
 	}
 }

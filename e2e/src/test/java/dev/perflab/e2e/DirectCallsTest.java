@@ -31,7 +31,7 @@ class DirectCallsTest {
 	static final Path KEYS = Path.of(System.getenv().getOrDefault("PERFLAB_IDENTITY_DIR",
 			System.getProperty("user.dir") + "/../.run/jwt/identity"));
 
-	// the dev key the running gateway signs with (scripts/jwt.sh keys)
+	// the dev key the running gateway signs with (scripts/lib/jwt.sh keys)
 	static final IdentitySigner GATEWAY = new IdentitySigner(Identity.GATEWAY,
 			IdentityKeys.privateKey(new FileSystemResource(KEYS.resolve("gateway.key"))), Duration.ofSeconds(60),
 			Clock.systemUTC());

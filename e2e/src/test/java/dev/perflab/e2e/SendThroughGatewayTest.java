@@ -17,7 +17,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Seed 000's send path end to end: POST through the gateway to mail, mail's outbox relay to send, send to the real
- * SMTP server (GreenMail, started by scripts/stack.sh), delivery status back through the gateway.
+ * SMTP server (GreenMail, started by scripts/stack/stack.sh), delivery status back through the gateway.
  */
 class SendThroughGatewayTest {
 

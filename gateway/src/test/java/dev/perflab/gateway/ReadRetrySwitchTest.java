@@ -14,7 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The read retry's lab switch at {@code none}: the read that {@link GatewayTest} sees answered on its second attempt
  * (the service closes the first connection before any answer, as a pod going away does) reaches the caller as the
- * 503 problem, asked once; the scale-in proof without its mechanism (scripts/test-node.sh) runs the gateway so.
+ * 503 problem, asked once; the scale-in proof without its mechanism (scripts/test/test-node.sh) runs the gateway so.
  */
 @TestPropertySource(properties = "perflab.gateway.read-retry=none")
 class ReadRetrySwitchTest extends GatewayTestSupport {

@@ -67,7 +67,7 @@ public class IdentityAutoConfiguration {
 		}
 		catch (RuntimeException e) {
 			throw new IllegalStateException("perflab.identity.signing-key " + properties.signingKey() + ": "
-					+ e.getMessage() + " (scripts/jwt.sh keys makes the dev keys)", e);
+					+ e.getMessage() + " (scripts/lib/jwt.sh keys makes the dev keys)", e);
 		}
 	}
 
@@ -77,7 +77,7 @@ public class IdentityAutoConfiguration {
 		}
 		catch (RuntimeException e) {
 			throw new IllegalStateException("perflab.identity.trusted." + issuer + " " + location + ": " + e.getMessage()
-					+ " (scripts/jwt.sh keys makes the dev keys)", e);
+					+ " (scripts/lib/jwt.sh keys makes the dev keys)", e);
 		}
 	}
 }

@@ -24,7 +24,7 @@ import dev.perflab.identity.IdentityVerifier;
 
 /**
  * Identity keys the tests generate (once per JVM, written to a temporary folder) and the tokens signed with them:
- * the gateway's and mail's, as the chart and scripts/jwt.sh make them for real, and a foreign key nobody trusts.
+ * the gateway's and mail's, as the chart and scripts/lib/jwt.sh make them for real, and a foreign key nobody trusts.
  * A test context trusts them through the same properties a deployment sets.
  */
 public final class TestIdentity {

@@ -42,7 +42,7 @@ class AuthConfiguration {
 	IdentitySigner gatewayIdentitySigner(IdentitySigning settings, ResourceLoader resources) {
 		if (settings.signingKey().isBlank()) {
 			throw new IllegalStateException("perflab.identity.signing-key is not set: the PEM of the RSA key the gateway "
-					+ "signs the services' identity tokens with (scripts/jwt.sh keys makes a dev one; the chart mounts it)");
+					+ "signs the services' identity tokens with (scripts/lib/jwt.sh keys makes a dev one; the chart mounts it)");
 		}
 		return new IdentitySigner(settings.issuer(), IdentityKeys.privateKey(resources.getResource(settings.signingKey())),
 				settings.ttl(), Clock.systemUTC());

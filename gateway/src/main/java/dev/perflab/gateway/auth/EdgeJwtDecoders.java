@@ -40,7 +40,7 @@ public final class EdgeJwtDecoders {
 		if (jwks == pem) {
 			throw new IllegalStateException("set exactly one of perflab.gateway.jwt.jwk-set-uri (the identity "
 					+ "provider's JWKS) and perflab.gateway.jwt.public-key (a PEM of one or more public keys); "
-					+ "the local stack makes a PEM with scripts/jwt.sh keys");
+					+ "the local stack makes a PEM with scripts/lib/jwt.sh keys");
 		}
 		NimbusReactiveJwtDecoder decoder;
 		if (jwks) {

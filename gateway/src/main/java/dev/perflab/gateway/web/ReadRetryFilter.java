@@ -32,7 +32,7 @@ import org.springframework.web.server.ServerWebExchange;
  * nothing. It sits right before the {@link NettyRoutingFilter}, so a retry does not pass the rate limiter again.
  * <p>
  * The lab switch {@code perflab.gateway.read-retry}: {@code connection-failures} (this filter, the default) or
- * {@code none} (no filter: the scale-in proof's run without its mechanism, scripts/test-node.sh).
+ * {@code none} (no filter: the scale-in proof's run without its mechanism, scripts/test/test-node.sh).
  */
 @Component
 @ConditionalOnProperty(name = "perflab.gateway.read-retry", havingValue = "connection-failures", matchIfMissing = true)

@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Proves the local MySQL stand-in (MariaDB 10.11 behind MySQL Connector/J, started by scripts/stack.sh) keeps
+ * Proves the local MySQL stand-in (MariaDB 10.11 behind MySQL Connector/J, started by scripts/stack/stack.sh) keeps
  * microsecond timestamps and takes real row locks with the SQL Hibernate generates. No web server: nothing here is
  * called, so no caller needs trusting (the shared defaults trust the gateway's key file, which this module has not).
  */

@@ -118,7 +118,7 @@ public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch di
 	 * Notifications written per window, counted in {@code notification_quota} (one row per window and subject, shared
 	 * by every replica). A guestbook signing sends an SMS with the caller's text to any number and a sign-up a mail to
 	 * any address (and costs ~70-100 ms of BCrypt): without these the gateway's per-caller rate (200/s) was the only
-	 * limit. The defaults leave room for the repository's own load: {@code scripts/bench-notifier.sh} as one user of
+	 * limit. The defaults leave room for the repository's own load: {@code scripts/bench/bench-notifier.sh} as one user of
 	 * office 1 writes at most ~24,600 notifications a run (seed 001's profile twice, 9,000 each at 50/s then 100/s,
 	 * a 2,000 burst at 100/s, 1,600 with the provider down, 2,000 around a kill -9, ~950 sign-ups), and reuses each
 	 * k6 phone number once per phase (5 a run); an operator with real users sets them far lower.

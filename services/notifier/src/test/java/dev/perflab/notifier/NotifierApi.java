@@ -89,7 +89,7 @@ record NotifierApi(int port) {
 		return JSON.writeValueAsString(value);
 	}
 
-	/** The raw messages GreenMail (scripts/stack.sh stores) holds for this address that carry this notification. */
+	/** The raw messages GreenMail (scripts/stack/stack.sh stores) holds for this address that carry this notification. */
 	@SuppressWarnings("unchecked")
 	static List<String> mails(String email, long notification) {
 		try {
@@ -105,7 +105,7 @@ record NotifierApi(int port) {
 				.filter(m -> m.contains("X-Perflab-Notification: " + notification + "\r\n")).toList();
 		}
 		catch (IOException e) {
-			throw new UncheckedIOException("GreenMail API on " + SMTP_API_PORT + " (scripts/stack.sh stores starts it)", e);
+			throw new UncheckedIOException("GreenMail API on " + SMTP_API_PORT + " (scripts/stack/stack.sh stores starts it)", e);
 		}
 		catch (InterruptedException e) {
 			Thread.currentThread().interrupt();

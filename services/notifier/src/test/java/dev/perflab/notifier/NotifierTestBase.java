@@ -18,7 +18,7 @@ import dev.perflab.smssink.SmsSink;
 
 /**
  * The notifier over real HTTP against the local MariaDB ({@code perflab_notifier_test}), a real SMS endpoint
- * (tools/sms-sink, in-process on a free port) and the real SMTP server (GreenMail, scripts/stack.sh stores). Each
+ * (tools/sms-sink, in-process on a free port) and the real SMTP server (GreenMail, scripts/stack/stack.sh stores). Each
  * class gets its own context, closed after it: its sweeper must not take another class's notifications.
  */
 @DirtiesContext

@@ -12,7 +12,7 @@ import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
-/** What the real SMTP server (GreenMail, started by scripts/stack.sh) received, read through its REST API. */
+/** What the real SMTP server (GreenMail, started by scripts/stack/stack.sh) received, read through its REST API. */
 final class Inboxes {
 
 	static final int API_PORT = Integer.parseInt(System.getenv().getOrDefault("PERFLAB_SMTP_API_PORT", "18025"));
@@ -41,7 +41,7 @@ final class Inboxes {
 			return list.stream().map(m -> (String) m.get("mimeMessage")).toList();
 		}
 		catch (IOException | InterruptedException e) {
-			throw new IllegalStateException("GreenMail API on " + API_PORT + " (scripts/stack.sh stores starts it)", e);
+			throw new IllegalStateException("GreenMail API on " + API_PORT + " (scripts/stack/stack.sh stores starts it)", e);
 		}
 	}
 

@@ -25,7 +25,7 @@ import static com.mongodb.client.model.Updates.inc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-/** Runs against the mongo-wire process that the local stack started (scripts/stack.sh), over a real socket. */
+/** Runs against the mongo-wire process that the local stack started (scripts/stack/stack.sh), over a real socket. */
 class MongoWireServerTest {
 
 	static MongoClient client;

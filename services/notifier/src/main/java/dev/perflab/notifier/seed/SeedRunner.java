@@ -9,7 +9,7 @@ import dev.perflab.notifier.NotifierProperties;
 
 /**
  * {@code java -jar notifier.jar --perflab.notifier.seed.events=N --perflab.notifier.seed.guestbook=M
- * --spring.main.web-application-type=none} seeds and exits (scripts/seed.sh).
+ * --spring.main.web-application-type=none} seeds and exits (scripts/stack/seed.sh).
  */
 @Component
 @ConditionalOnExpression("${perflab.notifier.seed.events:0} > 0 or ${perflab.notifier.seed.guestbook:0} > 0")

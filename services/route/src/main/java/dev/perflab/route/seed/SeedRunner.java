@@ -9,7 +9,7 @@ import dev.perflab.route.RouteProperties;
 
 /**
  * {@code java -jar route.jar --perflab.route.seed.routes=N --spring.main.web-application-type=none} seeds and
- * exits (scripts/seed.sh).
+ * exits (scripts/stack/seed.sh).
  */
 @Component
 @ConditionalOnExpression("${perflab.route.seed.routes:0} > 0")

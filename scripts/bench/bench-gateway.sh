@@ -1,0 +1,430 @@
+#!/usr/bin/env bash
+# The gateway hop and the redirect path, measured side by side in one run with one load generator (wrk, loopback):
+#   nginx `return 302` (the physical reference) | shortener direct | nginx `proxy_pass` in front of the shortener
+#   | gateway (edge cache hit) | gateway with the edge cache off (a plain proxy hop) | an authenticated API read,
+#   gateway vs direct. Every ratio is printed against the goals of issue 10.
+# Needs the running stack (make up). Run it on a quiet machine: every process shares the same cores.
+# Usage: scripts/bench/bench-gateway.sh [seconds per run, default 10] [connections, 64]
+# Settings (environment):
+#   PERFLAB_BENCH_JFR=1         record a JFR profile of the proxy gateway during the proxy-hop and API-read rows
+#                               ($PERFLAB_RUN/bench/proxy-gateway.jfr) and print its hot methods
+#   PERFLAB_BENCH_A_JAR=path    the proxy gateway's jar (default gateway/target/gateway.jar)
+#   PERFLAB_BENCH_B_JAR=path    a second proxy gateway ("B", another build) measured in the same run, rows after A's
+#   PROXY_WARMUP=240            at most this many seconds of load on each path of each JVM before any row: each is read
+#                               until its JIT compiler settled (warm_jit in env.sh)
+#   PERFLAB_BENCH_DIRECT_HEADERS="Name: value|..."  how the direct API read names its caller (default: a signed identity)
+#   PERFLAB_BENCH_QUICK=1       only the shortener and gateway rows (an A/B of two builds or settings)
+#   WARMUP=8                    seconds of load before each row
+#   PERFLAB_BENCH_A_ENV / _B_ENV  extra "K=V ..." environment for the A / B proxy gateway (A/B a setting in one run)
+#   PERFLAB_BENCH_BARE=0        leave out the bare Spring Cloud Gateway rows (the framework's floor, bench/bare-gateway)
+#   PERFLAB_BENCH_PIN=1         the gateways and nginx on core 1, the shortener and wrk on core 0 (taskset), as pods
+#                               with CPU of their own: what the hop costs when it does not take the service's CPU
+set -euo pipefail
+source "$(dirname "$0")/../lib/env.sh"
+cd "$PERFLAB_ROOT"
+PERFLAB_WITH_BENCH_TOOLS=1 scripts/stack/install.sh >/dev/null
+mode=run; case "${1:-}" in cold|ab|warm-start) mode=$1; shift ;; esac
+secs=${1:-10}; conns=${2:-64}
+NGINX_PORT=${PERFLAB_BENCH_NGINX_PORT:-18081}
+NGINX_PROXY_PORT=${PERFLAB_BENCH_NGINX_PROXY_PORT:-18082}
+PROXY_PORT=${PERFLAB_BENCH_PROXY_GATEWAY_PORT:-18080}   # management port +1000, like every instance
+B_PORT=${PERFLAB_BENCH_B_GATEWAY_PORT:-18070}
+BARE_PORT=18060   # bench/bare-gateway on Server WebFlux
+MVC_PORT=18050    # and on Server MVC
+gw="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"; direct="http://127.0.0.1:$PERFLAB_SHORTENER_PORT"
+out="$PERFLAB_RUN/bench"; mkdir -p "$out"
+
+# scripts/bench/bench-gateway.sh warm-start [seconds, default 60] [iterations/s, default 60]: a fresh gateway's first minute
+# with each JDK AOT cache, one after the other in one run: none; classes only (a context refresh, how every image was
+# trained before); classes and method profiles (trained with traffic, scripts/lib/aot-train.sh). Both caches are trained
+# here from this jar first. Per arm: JVM start to readiness UP (its warm-up included), then seed 004's mix at a
+# constant arrival rate; the gateway's own answers per second (its access lines), the seconds from readiness until
+# its answers over 5 s reach 90% of the offered rate, the first minute's p95 and the load generator's CPU (k6).
+if [ "$mode" = warm-start ]; then
+  secs=${1:-60}; rate=${2:-60}
+  ws="$out/warm-start"; rm -rf "$ws"; mkdir -p "$ws/k6"
+  cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$ws/gateway.jar"
+  launch="$(launch_jar "$ws/gateway.jar")"
+  log "training the two caches of $(basename "$(dirname "$launch")") (classes by a context refresh; profiles with $AOT_TRAIN_REQUESTS requests)"
+  (cd "$ws" && SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" java -XX:AOTCacheOutput="$ws/classes.aot" \
+    -Dspring.context.exit=onRefresh -jar "$launch") >"$ws/train-classes.log" 2>&1 && [ -s "$ws/classes.aot" ] \
+    || { echo "training (classes) failed: $ws/train-classes.log" >&2; exit 1; }
+  (cd "$ws" && SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+    aot_train_app gateway "$ws/profiles.aot" "$ws/train-profiles.log" java -jar "$launch") \
+    || { echo "training (profiles) failed: $ws/train-profiles.log" >&2; exit 1; }
+  # CPU seconds of this shell's children that have ended (bash's `times`, second line: user and system; run in this
+  # shell, not in a command substitution's, whose children are its own)
+  children_cpu() {  # into $ws/cpu
+    times >"$ws/times"
+    awk 'NR == 2 { n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } print n }' "$ws/times" >"$ws/cpu"
+  }
+  # the gateway's own count of answered requests, once a second: what it routed and what its edge cache answered
+  answered_each_second() {  # MGMT-PORT OUT: until killed
+    while :; do
+      curl -fs "http://127.0.0.1:$1/actuator/prometheus" | awk '/^spring_cloud_gateway_requests_seconds_count/ \
+        || /^perflab_gateway_edge_cache_total\{result="hit"\}/ { n += $NF } END { printf "%d\n", n }' >>"$2"
+      sleep 1
+    done
+  }
+  arm_pid=""
+  trap '[ -z "$arm_pid" ] || kill $arm_pid 2>/dev/null || true' EXIT
+  trap 'exit 1' INT TERM
+  printf '%-9s %9s %7s %11s %9s %9s %-22s %s\n' cache "cache MB" ready "to 90% (s)" "offered/s" "p95 (ms)" "iterations" "k6 CPU (one core)" >"$ws/table.txt"
+  warm_arm() {  # ARM (none, classes, profiles): one fresh gateway with that cache, its row appended to the table
+    local arm=$1 aot t0 ready cpu0 k6_cpu counter_pid summary offered to90
+    # AOTMode=on: a cache that does not map stops the JVM instead of running the arm without it
+    aot=""; [ "$arm" = none ] || aot=" -XX:AOTMode=on -XX:AOTCache=$ws/$arm.aot"
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086  # PERFLAB_BENCH_A_ENV: "K=V ..." for every arm (e.g. PERFLAB_GATEWAY_WARMUP_REQUESTS=0)
+    env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
+      JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-} java -jar "$launch" >"$ws/$arm.log" 2>&1 &
+    arm_pid=$!
+    await_ready "$PROXY_PORT" "$arm_pid" "$ws/$arm.log" || exit 1
+    ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    mkdir -p "$ws/k6/$arm"; children_cpu; cpu0=$(cat "$ws/cpu")
+    answered_each_second "$(mgmt_port "$PROXY_PORT")" "$ws/$arm.answered" & counter_pid=$!
+    "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
+      -e TOKEN="$(scripts/lib/jwt.sh token "warm-$arm-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
+      -e WARMUP=0s -e SUMMARY_DIR="$ws/k6/$arm" k6-tests/shortener/smoke.js >"$ws/k6/$arm.txt" 2>&1 &
+    wait $! || true
+    children_cpu; k6_cpu=$(awk -v a="$cpu0" '{ print $1 - a }' "$ws/cpu")   # before the counter's CPU joins it
+    kill $counter_pid; wait $counter_pid 2>/dev/null || true
+    kill -TERM $arm_pid; wait $arm_pid 2>/dev/null || true; arm_pid=""
+    # answers per second: the differences of the gateway's count, from readiness on
+    awk 'NR > 1 { print $1 - last } { last = $1 }' "$ws/$arm.answered" >"$ws/$arm.per-second"
+    summary="$ws/k6/$arm/shortener-smoke-summary.json"
+    offered=$(jq -r --argjson it "$rate" '($it * ((.metrics.http_reqs.values.count // 0) / ((.metrics.iterations.values.count // 1) | if . == 0 then 1 else . end)))' "$summary")
+    to90=$(awk -v want="$offered" '{ a[NR] = $1 } END { for (i = 1; i + 4 <= NR; i++) { s = 0; for (j = i; j < i + 5; j++) s += a[j]; if (s / 5 >= 0.9 * want) { print i - 1; exit } } print "never" }' "$ws/$arm.per-second")
+    printf '%-9s %9s %7s %11s %9.0f %9.1f %-22s %s\n' "$arm" "$( [ "$arm" = none ] && echo - || echo $(( $(stat -c %s "$ws/$arm.aot") / 1048576 )))" "${ready}s" "$to90" "$offered" \
+      "$(jq -r '.metrics.http_req_duration.values["p(95)"]' "$summary")" \
+      "$(jq -r '"\(.metrics.iterations.values.count) (\(.metrics.dropped_iterations.values.count // 0) dropped)"' "$summary")" \
+      "$(awk -v t="$k6_cpu" -v s="$secs" 'BEGIN { printf "%.0f%%", 100 * t / s }')" >>"$ws/table.txt"
+  }
+  for arm in none classes profiles; do warm_arm "$arm"; done
+  echo "warm start: seed 004's mix at $rate it/s for $secs s right after readiness, one gateway at a time on :$PROXY_PORT${PERFLAB_BENCH_A_ENV:+ ($PERFLAB_BENCH_A_ENV)}; k6 on this host (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  cat "$ws/table.txt"
+  exit 0
+fi
+
+# scripts/bench/bench-gateway.sh cold [seconds, default 60] [iterations/s, default 200]: the first minute of a gateway.
+# A fresh gateway (the stack's settings: edge cache on, default rate limits) on the proxy port; the moment its
+# readiness turns UP, seed 004's mix (k6-tests/shortener/smoke.js: create one link, follow it ten times) runs at a
+# constant arrival rate. Prints the time to readiness, failed creates and redirects, and the p95 of each.
+if [ "$mode" = cold ]; then
+  secs=${1:-60}; rate=${2:-200}
+  cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-cold.jar"
+  launch="$(launch_jar "$out/gateway-cold.jar")" aot="$(aot_opts gateway "$launch")"
+  t0=$(date +%s.%N)
+  # shellcheck disable=SC2086
+  env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
+    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-} java -jar "$launch" >"$out/cold-gateway.log" 2>&1 &
+  cold_pid=$!
+  trap 'kill $cold_pid 2>/dev/null || true' EXIT
+  trap 'exit 1' INT TERM
+  await_ready "$PROXY_PORT" "$cold_pid" "$out/cold-gateway.log" || exit 1
+  ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  mkdir -p "$out/k6"
+  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
+    -e TOKEN="$(scripts/lib/jwt.sh token "cold-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
+    -e WARMUP=0s -e SUMMARY_DIR="$out/k6" k6-tests/shortener/smoke.js >"$out/k6/cold.txt" 2>&1 || true
+  with="no AOT cache"; [ -z "$aot" ] || with="the stack's AOT cache"
+  python3 - "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" "$with" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"]
+def v(name, key, default=0):
+    return m.get(name, {}).get("values", {}).get(key, default)
+checks = {c["name"]: c for c in json.load(open(sys.argv[1]))["root_group"]["checks"]}
+def failed(name):
+    c = checks.get(name, {"passes": 0, "fails": 0})
+    total = c["passes"] + c["fails"]
+    return f"{c['fails']} of {total} ({100 * c['fails'] / total if total else 0:.1f}%)"
+print(f"cold start: ready after {sys.argv[2]} s (JVM start to readiness UP, {sys.argv[5]}), then seed 004's mix at {sys.argv[3]} it/s for {sys.argv[4]} s")
+print(f"  iterations {v('iterations', 'count'):.0f} (dropped {v('dropped_iterations', 'count'):.0f})"
+      f"  requests failed {100 * v('http_req_failed', 'rate'):.2f}%  checks failed {100 * (1 - v('checks', 'rate', 1)):.2f}%")
+print(f"  creates failed {failed('create is 201')}, redirects failed {failed('redirect is 301 or 302')}")
+print(f"  create   p95 {v('shortener_create_duration', 'p(95)'):.0f} ms  max {v('shortener_create_duration', 'max'):.0f} ms")
+print(f"  redirect p95 {v('shortener_redirect_duration', 'p(95)'):.0f} ms  max {v('shortener_redirect_duration', 'max'):.0f} ms")
+PY
+  grep -o '"message":"warm-up[^"]*"' "$out/cold-gateway.log" || true
+  exit 0
+fi
+
+# nginx, one worker: a 302 with nothing behind it, and a reverse proxy with a keep-alive upstream pool in front of
+# the shortener (what a hop costs when the proxy does nothing else)
+cat >"$out/nginx.conf" <<CONF
+worker_processes 1; daemon off; pid $out/nginx.pid; error_log $out/nginx.err warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  server { listen 127.0.0.1:$NGINX_PORT; location / { return 302 https://example.com/; } }
+  upstream shortener { server 127.0.0.1:$PERFLAB_SHORTENER_PORT; keepalive 128; }
+  server {
+    listen 127.0.0.1:$NGINX_PROXY_PORT;
+    location / { proxy_pass http://shortener; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+CONF
+/usr/sbin/nginx -c "$out/nginx.conf" -p "$out" & nginx_pid=$!
+
+# a proxy gateway with the edge cache off and the per-caller and per-IP rate limits out of the way: the cost of the hop itself
+start_proxy() { # port jar extra-env log
+  # shellcheck disable=SC2086
+  env SERVER_PORT="$1" MANAGEMENT_SERVER_PORT="$(mgmt_port "$1")" PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false \
+    PERFLAB_GATEWAY_RATE_LIMIT_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 \
+    PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 \
+    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$(aot_opts gateway "$(launch_jar "$2")")" $3 \
+    java -jar "$(launch_jar "$2")" >"$4" 2>&1 &
+}
+cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-a.jar"   # a copy: a rebuild must not pull the jar from under it
+start_proxy "$PROXY_PORT" "$out/gateway-a.jar" "${PERFLAB_BENCH_A_ENV:-}" "$out/proxy-gateway.log"; proxy_pid=$!
+b_pid=
+if [ -n "${PERFLAB_BENCH_B_JAR:-}" ]; then
+  cp "$PERFLAB_BENCH_B_JAR" "$out/gateway-b.jar"
+  start_proxy "$B_PORT" "$out/gateway-b.jar" "${PERFLAB_BENCH_B_ENV:-}" "$out/proxy-gateway-b.log"; b_pid=$!
+fi
+# the framework's floor: Spring Cloud Gateway, the same version, one route to the shortener, nothing of ours and
+# every per-request extra the gateway turned off left off (bench/bare-gateway): what no change of ours can go below.
+# Server WebFlux (what the gateway is built on) and Server MVC on virtual threads, side by side.
+bare_pid=; mvc_pid=
+if [ "$mode" = run ] && [ -z "${PERFLAB_BENCH_QUICK:-}" ] && [ "${PERFLAB_BENCH_BARE:-1}" != 0 ]; then
+  start_bare() { # name maven-profile port: builds the jar when its sources are newer, starts it on the port
+    local jar=bench/bare-gateway/target/$1.jar
+    if [ ! -f "$jar" ] || [ -n "$(find bench/bare-gateway/pom.xml bench/bare-gateway/src pom.xml -newer "$jar" -type f)" ]; then
+      ./mvnw -q -B -ntp -f bench/bare-gateway/pom.xml -P "$2" package -DskipTests
+    fi
+    cp "$jar" "$out/$1.jar"
+    SERVER_PORT=$3 MANAGEMENT_SERVER_PORT=$(mgmt_port "$3") JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
+      java -jar "$(launch_jar "$out/$1.jar")" >"$out/$1.log" 2>&1 &
+  }
+  start_bare bare-gateway webflux "$BARE_PORT"; bare_pid=$!
+  start_bare bare-gateway-mvc webmvc "$MVC_PORT"; mvc_pid=$!
+fi
+pinned=()   # pids whose CPU affinity this run changed, given all cores back at exit
+cleanup() {
+  kill $nginx_pid $proxy_pid $b_pid $bare_pid $mvc_pid 2>/dev/null || true
+  for p in "${pinned[@]}"; do taskset -a -p -c "0-$(( $(nproc) - 1 ))" "$p" >/dev/null 2>&1 || true; done
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+for port in "$PROXY_PORT" ${b_pid:+$B_PORT} ${bare_pid:+$BARE_PORT} ${mvc_pid:+$MVC_PORT}; do
+  await_ready "$port" "" "$out/*.log" || exit 1
+done
+
+shortener_pid=$(cat "$PERFLAB_RUN/pids/shortener.pid")
+nginx_worker=$(pgrep -P "$nginx_pid" | head -n 1)
+pin_wrk=()
+if [ -n "${PERFLAB_BENCH_PIN:-}" ]; then
+  [ "$(nproc)" -ge 2 ] || { echo "PERFLAB_BENCH_PIN needs 2 cores" >&2; exit 1; }
+  stack_gateway_pid=$(cat "$PERFLAB_RUN/pids/gateway.pid")
+  for p in $proxy_pid $b_pid $bare_pid $mvc_pid "$stack_gateway_pid" $nginx_pid $nginx_worker; do taskset -a -p -c 1 "$p" >/dev/null; done
+  taskset -a -p -c 0 "$shortener_pid" >/dev/null
+  pinned=("$shortener_pid" "$stack_gateway_pid")
+  pin_wrk=(taskset -c 0)
+  echo "pinned: gateways and nginx on core 1, the shortener and wrk on core 0 (the stores on either)"
+fi
+token=$(scripts/lib/jwt.sh token bench 1 3600)
+code=$(curl -fsS -X POST "$gw/v1/short-links" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
+  -d '{"url":"https://example.com/bench"}' | jq -er .code)
+
+# wrk prints latencies as 812.00us / 1.23ms / 1.01s
+to_ms() { awk -v v="$1" 'BEGIN { n = v + 0; if (v ~ /us$/) n /= 1000; else if (v ~ /[0-9]s$/) n *= 1000;
+  printf "%.3f", n }'; }
+
+# CPU per request (env.sh's cpu_ticks) is the figure the noise of a shared machine disturbs least (req/s depends on
+# what else got the cores)
+hz=$(getconf CLK_TCK)
+declare -A RPS P50 ERR
+results=()
+run() { # key label url cpu-pid [header...]: cpu-pid is the proxy whose CPU per request is shown (or "")
+  local key=$1 label=$2 url=$3 pid=$4; shift 4
+  local args=() h
+  for h in "$@"; do args+=(-H "$h"); done
+  "${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${WARMUP:-8}s" "${args[@]}" "$url" >/dev/null   # warm-up: JIT, pools, caches
+  local text rps p50 p99 errors t0 t1 st0 st1 n cpu
+  t0=$(cpu_ticks "$pid"); st0=$(cpu_ticks "$shortener_pid")
+  text=$("${pin_wrk[@]}" wrk -t1 -c"$conns" -d"${secs}s" --latency "${args[@]}" "$url")
+  t1=$(cpu_ticks "$pid"); st1=$(cpu_ticks "$shortener_pid")
+  n=$(awk '/requests in/ {print $1}' <<<"$text")
+  cpu=$(awk -v a=$((t1 - t0)) -v s=$((st1 - st0)) -v n="$n" -v hz="$hz" -v p="$pid" \
+    'BEGIN { printf "cpu/req: %s shortener %.0f us", p == "" ? "" : sprintf("proxy %.0f us,", a / hz * 1e6 / n), s / hz * 1e6 / n }')
+  rps=$(awk '/Requests\/sec/ {print $2}' <<<"$text")
+  p50=$(awk '$1=="50%" {print $2}' <<<"$text"); p99=$(awk '$1=="99%" {print $2}' <<<"$text")
+  # errors: answers that are not 2xx/3xx plus socket errors (connect, read, write, timeout)
+  errors=$(awk '/Non-2xx or 3xx/ {n += $5} /Socket errors/ {gsub(",", ""); n += $4 + $6 + $8 + $10} END {print n + 0}' <<<"$text")
+  RPS[$key]=$rps; P50[$key]=$(to_ms "$p50"); ERR[$key]=$errors
+  results+=("$key|$label|$rps|$p50|$p99|$errors|$cpu")
+  printf '%-46s %10s req/s  p50 %-9s p99 %-9s errors %-3s %s\n' "$label" "$rps" "$p50" "$p99" "$errors" "$cpu"
+}
+jfr_start() { [ -n "${PERFLAB_BENCH_JFR:-}" ] && jcmd "$proxy_pid" JFR.start name=hop settings=profile \
+  filename="$out/proxy-gateway.jfr" >/dev/null || true; }
+
+# A fresh JVM runs a path interpreted and C1-compiled for its first tens of thousands of requests, and C2 keeps
+# compiling for minutes under load (a fresh gateway serving one 191 KB body: 1,160 -> 4,380 reads/s over 140 s, while
+# its compiler spent 117 s of CPU). Each JVM a row measures is read on each of its paths until its compiler settled
+# (warm_jit in env.sh, at most PROXY_WARMUP seconds per path, 240): the shortener (the direct rows), the stack's gateway
+# (the edge hit) and each proxy gateway. A row then compares steady states, not compilers.
+direct_identity="X-Perflab-Identity: $(scripts/lib/jwt.sh identity perflab-gateway bench 1 shortener 3600)"
+warm_path() { # management-port url [header]
+  local h=(); [ -z "${3:-}" ] || h=(-H "$3")
+  echo "  warm-up $2: $(warm_jit "$1" "${PROXY_WARMUP:-240}" "${pin_wrk[@]}" wrk -t1 -c"$conns" -d5s "${h[@]}" "$2")"
+}
+warm_path "$(mgmt_port "$PERFLAB_SHORTENER_PORT")" "$direct/s/$code"
+[ "$mode" = ab ] || warm_path "$(mgmt_port "$PERFLAB_SHORTENER_PORT")" "$direct/v1/short-links/$code" "$direct_identity"
+[ "$mode" = ab ] || [ -n "${PERFLAB_BENCH_QUICK:-}" ] || warm_path "$(mgmt_port "$PERFLAB_GATEWAY_PORT")" "$gw/s/$code"
+for port in "$PROXY_PORT" ${b_pid:+$B_PORT}; do
+  warm_path "$(mgmt_port "$port")" "http://127.0.0.1:$port/s/$code"
+  warm_path "$(mgmt_port "$port")" "http://127.0.0.1:$port/v1/short-links/$code" "Authorization: Bearer $token"
+done
+[ -z "$bare_pid" ] || warm_path "$(mgmt_port "$BARE_PORT")" "http://127.0.0.1:$BARE_PORT/s/$code"
+[ -z "$mvc_pid" ] || warm_path "$(mgmt_port "$MVC_PORT")" "http://127.0.0.1:$MVC_PORT/s/$code"
+
+# scripts/bench/bench-gateway.sh ab [seconds] [connections]: two builds or settings (A, B) in alternating rounds
+# (PERFLAB_BENCH_ROUNDS, default 4): direct, A, B for redirects, then A, B for the API read, each round; the median of
+# B/A over the rounds is the figure (a shared machine's noise moves whole seconds, alternating spreads it over both)
+if [ "$mode" = ab ]; then
+  [ -n "$b_pid" ] || { echo "ab needs PERFLAB_BENCH_B_JAR (and/or PERFLAB_BENCH_B_ENV)" >&2; exit 1; }
+  WARMUP=${WARMUP:-2}
+  for r in $(seq 1 "${PERFLAB_BENCH_ROUNDS:-4}"); do
+    echo "round $r"
+    run direct "  redirect: shortener direct" "$direct/s/$code" ""
+    ab_rows() { # which-first: A then B on odd rounds, B then A on even ones (a trend over time favours neither)
+      local x
+      for x in "$@"; do
+        if [ "$x" = A ]; then
+          run proxy "  redirect: A proxy hop" "http://127.0.0.1:$PROXY_PORT/s/$code" "$proxy_pid"
+        else
+          run proxyB "  redirect: B proxy hop" "http://127.0.0.1:$B_PORT/s/$code" "$b_pid"
+        fi
+      done
+      for x in "$@"; do
+        if [ "$x" = A ]; then
+          run api "  API read: A" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "$proxy_pid" "Authorization: Bearer $token"
+        else
+          run apiB "  API read: B" "http://127.0.0.1:$B_PORT/v1/short-links/$code" "$b_pid" "Authorization: Bearer $token"
+        fi
+      done
+    }
+    if [ $((r % 2)) = 1 ]; then ab_rows A B; else ab_rows B A; fi
+  done
+  printf '%s\n' "${results[@]}" >"$out/gateway-ab.psv"
+  python3 - "$out/gateway-ab.psv" <<'PY'
+import re, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    key, label, rps, p50, p99, err, cpu = line.rstrip("\n").split("|")
+    m = re.search(r"proxy (\d+) us", cpu)
+    rows.setdefault(key, []).append((float(rps), int(m.group(1)) if m else 0))
+def ratios(a, b): return [x[0] / y[0] for x, y in zip(rows[a], rows[b])]
+def med(xs): return statistics.median(xs)
+def cpu(key): return med([r[1] for r in rows[key]])
+def each(xs): return " ".join(f"{x:.2f}" for x in xs)
+print(f"\nmedian over {len(rows['proxy'])} rounds:")
+print(f"  proxy hop / direct:  A {med(ratios('proxy', 'direct')):.2f}  B {med(ratios('proxyB', 'direct')):.2f}"
+      f"  B/A {med(ratios('proxyB', 'proxy')):.2f} (rounds: {each(ratios('proxyB', 'proxy'))})")
+print(f"  proxy CPU per request:  A {cpu('proxy'):.0f} us  B {cpu('proxyB'):.0f} us")
+print(f"  API read B/A {med(ratios('apiB', 'api')):.2f} (rounds: {each(ratios('apiB', 'api'))})"
+      f"  CPU per request: A {cpu('api'):.0f} us  B {cpu('apiB'):.0f} us")
+PY
+  exit 0
+fi
+
+echo "wrk -t1 -c$conns, ${WARMUP:-8} s warm-up + ${secs} s per row, code $code, $(nproc) cores shared by load generator and system"
+quick=${PERFLAB_BENCH_QUICK:-}
+[ -n "$quick" ] || run nginx302 "nginx return 302 (reference)" "http://127.0.0.1:$NGINX_PORT/s/$code" "$nginx_worker"
+run direct "redirect: shortener direct" "$direct/s/$code" ""
+[ -n "$quick" ] || run nginxproxy "redirect: nginx proxy_pass (1 worker, keepalive)" "http://127.0.0.1:$NGINX_PROXY_PORT/s/$code" "$nginx_worker"
+[ -n "$quick" ] || run edge "redirect: gateway, edge cache hit" "$gw/s/$code" "$(cat "$PERFLAB_RUN/pids/gateway.pid" 2>/dev/null)"
+[ -z "$bare_pid" ] || run bare "redirect: bare Spring Cloud Gateway WebFlux" "http://127.0.0.1:$BARE_PORT/s/$code" "$bare_pid"
+[ -z "$mvc_pid" ] || run mvc "redirect: bare Spring Cloud Gateway MVC (virtual threads)" "http://127.0.0.1:$MVC_PORT/s/$code" "$mvc_pid"
+jfr_start
+run proxy "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code" "$proxy_pid"
+# the direct caller's identity: a token signed like the gateway's; PERFLAB_BENCH_DIRECT_HEADERS ("Name: value|...")
+# replaces it, e.g. "X-Perflab-User: bench|X-Perflab-Office: 1" for a stack still running jars from before it
+IFS='|' read -r -a direct_headers <<<"${PERFLAB_BENCH_DIRECT_HEADERS:-$direct_identity}"
+run apidirect "API read: shortener direct" "$direct/v1/short-links/$code" "" "${direct_headers[@]}"
+run api "API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$PROXY_PORT/v1/short-links/$code" "$proxy_pid" "Authorization: Bearer $token"
+if [ -n "${PERFLAB_BENCH_JFR:-}" ]; then
+  jcmd "$proxy_pid" JFR.stop name=hop >/dev/null
+  jfr view --width 160 hot-methods "$out/proxy-gateway.jfr" >"$out/proxy-gateway-hot-methods.txt" || true
+fi
+if [ -n "$b_pid" ]; then
+  run proxyB "B redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$B_PORT/s/$code" "$b_pid"
+  run apiB "B API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$B_PORT/v1/short-links/$code" "$b_pid" "Authorization: Bearer $token"
+fi
+
+# The open model: the same redirect at a constant arrival rate (k6, k6-tests/shortener/hop.js), the shortener direct,
+# bare Spring Cloud Gateway WebFlux and the gateway's proxy hop one after the other, at half the direct row's closed-loop
+# capacity and at PERFLAB_BENCH_OPEN_RATES (default 1000) requests/s, OPEN_SECS (15) each: the p50 and p99 each hop
+# adds. k6's own health is watched as every run's (scripts/lib/generator.py): a row whose generator went above 80% of the
+# CPUs it may use, or dropped iterations, is marked inconclusive, and its added latency is the generator's, not the hop's.
+declare -A OPEN_P50 OPEN_P99 OPEN_VERDICT
+open_row() { # key label url rate
+  local d="$out/open/$1-$4" rc=0 pid sampler cpus
+  rm -rf "$d"; mkdir -p "$d"
+  "${pin_wrk[@]}" "$K6_BIN" run --no-usage-report --quiet -e URL="$3" -e RATE="$4" -e DURATION="${OPEN_SECS:-15}s" \
+    -e WARMUP=0s -e MAX_VUS="${OPEN_MAX_VUS:-1000}" -e SUMMARY_DIR="$d" -e SUMMARY_NAME=hop k6-tests/shortener/hop.js \
+    >"$d/k6.txt" 2>&1 &
+  pid=$!
+  python3 scripts/lib/generator.py sample "$pid" "$d/samples" & sampler=$!
+  wait "$pid" || rc=$?
+  wait "$sampler"
+  cpus=$(nproc); [ ${#pin_wrk[@]} = 0 ] || cpus=1
+  python3 scripts/lib/generator.py verdict --samples "$d/samples" --summary "$d/hop-summary.json" --k6-exit "$rc" \
+    --cpus "$cpus" --where "k6 on this host" --json "$d/verdict.json" >"$d/verdict.txt" || true
+  OPEN_P50[$1-$4]=$(jq -r '.metrics.http_req_duration.values.med' "$d/hop-summary.json")
+  OPEN_P99[$1-$4]=$(jq -r '.metrics.http_req_duration.values["p(99)"]' "$d/hop-summary.json")
+  OPEN_VERDICT[$1-$4]=$(jq -r '"\(.verdict), k6 CPU peak \(.cpuPeak * 100 | round)%, \(.droppedIterations) dropped"' "$d/verdict.json")
+  printf '%-46s %6s/s  p50 %7.2fms p99 %7.2fms  %s\n' "$2" "$4" "${OPEN_P50[$1-$4]}" "${OPEN_P99[$1-$4]}" "${OPEN_VERDICT[$1-$4]}"
+}
+open_rates=()
+if [ "$mode" = run ] && [ -n "$bare_pid" ] && [ "${PERFLAB_BENCH_OPEN:-1}" != 0 ]; then
+  open_rates=("$(awk -v r="${RPS[direct]}" 'BEGIN { printf "%d", r / 2 }')" ${PERFLAB_BENCH_OPEN_RATES:-1000})
+  echo; echo "open model: k6 at a constant arrival rate, ${OPEN_SECS:-15} s per row (the JVMs warm from the rows above)"
+  for rate in "${open_rates[@]}"; do
+    open_row direct "redirect: shortener direct" "$direct/s/$code" "$rate"
+    open_row bare "redirect: bare Spring Cloud Gateway WebFlux" "http://127.0.0.1:$BARE_PORT/s/$code" "$rate"
+    open_row proxy "redirect: gateway, edge cache off (proxy)" "http://127.0.0.1:$PROXY_PORT/s/$code" "$rate"
+  done
+fi
+
+ratio() { awk -v a="${RPS[$1]}" -v b="${RPS[$2]}" 'BEGIN { printf "%.2f", a / b }'; }
+added() { awk -v a="${P50[$1]}" -v b="${P50[$2]}" 'BEGIN { printf "%+.2f ms", a - b }'; }
+verdict() { awk -v v="$1" -v t="$2" -v op="$3" 'BEGIN { v += 0; ok = op == ">=" ? v >= t : v <= t; print ok ? "ok" : "MISSED" }'; }
+line() { printf '%-48s %-10s %s\n' "$1" "$2" "$3"; }
+echo
+[ -n "$quick" ] && RPS[nginx302]=1 RPS[edge]=0 RPS[nginxproxy]=1 P50[nginxproxy]=0   # rows skipped (QUICK)
+line "gateway edge hit / nginx return 302:" "$(ratio edge nginx302)" "(goal >= 0.8: $(verdict "$(ratio edge nginx302)" 0.8 '>='))"
+line "gateway edge hit / shortener direct:" "$(ratio edge direct)" ""
+line "nginx proxy_pass / shortener direct:" "$(ratio nginxproxy direct)" "(the reference hop)"
+line "gateway proxy hop / shortener direct:" "$(ratio proxy direct)" "(goal >= 0.7: $(verdict "$(ratio proxy direct)" 0.7 '>='))"
+line "gateway proxy hop / nginx proxy_pass:" "$(ratio proxy nginxproxy)" ""
+if [ -n "$bare_pid" ]; then
+  line "bare SCG WebFlux / shortener direct:" "$(ratio bare direct)" "(the framework's floor for the hop)"
+  line "bare SCG MVC (virtual threads) / shortener direct:" "$(ratio mvc direct)" ""
+  line "gateway proxy hop / bare SCG WebFlux:" "$(ratio proxy bare)" "(what ours costs on top)"
+  line "p50 added by bare SCG WebFlux / MVC:" "$(added bare direct) / $(added mvc direct)" ""
+fi
+line "API read through gateway / direct:" "$(ratio api apidirect)" "(goal >= 0.6: $(verdict "$(ratio api apidirect)" 0.6 '>='))"
+line "p50 added by the proxy hop:" "$(added proxy direct)" "(goal <= 1 ms: $(verdict "$(added proxy direct)" 1 '<='))"
+line "p50 added by nginx proxy_pass:" "$(added nginxproxy direct)" ""
+line "p50 added on the API read:" "$(added api apidirect)" "(goal <= 1 ms: $(verdict "$(added api apidirect)" 1 '<='))"
+if [ -n "$b_pid" ]; then
+  line "B gateway proxy hop / shortener direct:" "$(ratio proxyB direct)" "(A: $(ratio proxy direct); B/A $(ratio proxyB proxy))"
+  line "B API read through gateway / direct:" "$(ratio apiB apidirect)" "(A: $(ratio api apidirect); B/A $(ratio apiB api))"
+  line "B p50 added by the proxy hop:" "$(added proxyB direct)" "(A: $(added proxy direct))"
+fi
+open_added() { # key rate: "p50 +x ms, p99 +y ms" over the direct row at that rate
+  awk -v a="${OPEN_P50[$1-$2]}" -v b="${OPEN_P50[direct-$2]}" -v c="${OPEN_P99[$1-$2]}" -v d="${OPEN_P99[direct-$2]}" \
+    'BEGIN { printf "p50 %+.2f ms, p99 %+.2f ms", a - b, c - d }'
+}
+for rate in "${open_rates[@]}"; do
+  added_p50=$(awk -v a="${OPEN_P50[proxy-$rate]}" -v b="${OPEN_P50[direct-$rate]}" 'BEGIN { printf "%.2f", a - b }')
+  added_p99=$(awk -v a="${OPEN_P99[proxy-$rate]}" -v b="${OPEN_P99[direct-$rate]}" 'BEGIN { printf "%.2f", a - b }')
+  line "open model at $rate/s, added by the proxy hop:" "$(open_added proxy "$rate")" \
+    "(goal p50 <= 1 ms: $(verdict "$added_p50" 1 '<='), p99 <= 5 ms: $(verdict "$added_p99" 5 '<='); generators: direct ${OPEN_VERDICT[direct-$rate]%%,*}, proxy ${OPEN_VERDICT[proxy-$rate]%%,*})"
+  line "open model at $rate/s, added by bare SCG WebFlux:" "$(open_added bare "$rate")" "(generator: ${OPEN_VERDICT[bare-$rate]%%,*})"
+done
+total=0; for k in "${!ERR[@]}"; do total=$((total + ERR[$k])); done
+line "errors (non-2xx/3xx + socket), all rows:" "$total" "(goal 0: $(verdict "$total" 0 '<='))"
+[ -z "${PERFLAB_BENCH_JFR:-}" ] || echo "profile: $out/proxy-gateway.jfr, hot methods: $out/proxy-gateway-hot-methods.txt"
+printf '%s\n' "${results[@]}" >"$out/gateway-hop.psv"

@@ -1,0 +1,273 @@
+#!/usr/bin/env bash
+# Store outages under load, through the gateway: for each store, a bounded k6 run of the requests that need it
+# (k6-tests/reliability/outage.js) with the store stopped for OUTAGE_FOR seconds in the middle, then started again.
+# It fails unless
+#   - every answer meanwhile is a success or a 503 problem+json with Retry-After within BOUND_MS (no 500, no hang),
+#   - the services that need the store report readiness false during the outage (and the others stay ready),
+#   - they are ready again within READY_WITHIN seconds of the store's return, and every request succeeds after a grace
+#     (GRACE: 15 s for MariaDB, whose pools HikariCP refills with a backoff of up to 5 s between attempts; 10 s for
+#     the others),
+#   - by the same processes: nothing was restarted.
+# Redis down is degraded service, not an outage: the gateway limits rates per instance (FallbackRateLimiter), the
+# shortener reads MongoDB instead of its cache; every service stays ready.
+#
+# kill:<service> and term:<service>: the service itself goes away under a bounded load of its creates and reads
+# through the gateway (k6-tests/reliability/crash.js), by kill -9 (a crash) or SIGTERM (a rollout), and is started
+# again. It fails unless every answer is a whole success or a 503 problem+json with Retry-After within BOUND_MS (with
+# SIGTERM, what was in flight completes: a points stream or an EML is read to its last byte), every request succeeds before
+# and once it is back, and every create answered 2xx is found afterwards with what was sent, once (route and
+# notifier: read back from MariaDB by a unique marker; shortener: through the API). Mail and send: a mail sent is found
+# in mail's store by its subject and must reach its recipient at the SMTP server (scripts/test/delivery-count.py) within
+# DELIVERED_WITHIN seconds, once (after kill -9 a message may go again, with the same Message-ID).
+# Such a run ends AFTER seconds after the service is back (stack.sh start returned: ready), not at its bound
+# (DURATION): through k6's REST API on a port it picks (listen_address, k6_stop: scripts/lib/env.sh); k6 exits 103 having
+# written its summary, whose thresholds are then the verdict. The after phase, per caller and kind of request, begins
+# with its first success once it saw the service away (crash.js), at BACK_BY at the latest. (A store's outage keeps
+# its run's length: while MariaDB is down most requests wait rather than get a 503, so a caller's own view of the
+# outage's end marked the after phase of only 4 requests in a run here.)
+#
+#   scripts/test/reliability.sh [mariadb|mongo-wire|redis|kill:<svc>|term:<svc> ...]
+#     (make reliability: every store, then kill and term of every service of scripts/lib/env.sh's list)
+#   scripts/test/reliability.sh --list  the cases a run without arguments takes, one a line
+set -euo pipefail
+source "$(dirname "$0")/../lib/env.sh"
+cd "$PERFLAB_ROOT"
+
+CASES=("$@")
+if [ ${#CASES[@]} -eq 0 ] || [ "$1" = --list ]; then
+  CASES=(mariadb mongo-wire redis)
+  for how in kill term; do for n in "${PERFLAB_SERVICES[@]}"; do CASES+=("$how:$n"); done; done
+  [ "${1:-}" != --list ] || { printf '%s\n' "${CASES[@]}"; exit 0; }
+fi
+"$PERFLAB_ROOT/scripts/stack/install.sh" >/dev/null
+
+OUTAGE_AT=${OUTAGE_AT:-5}
+OUTAGE_FOR=${OUTAGE_FOR:-20}
+AFTER=${AFTER:-10}
+READY_WITHIN=${READY_WITHIN:-60}
+BACK_WITHIN=${BACK_WITHIN:-40}
+DELIVERED_WITHIN=${DELIVERED_WITHIN:-60}
+
+scripts/stack/stack.sh status | grep '^gateway running' >/dev/null || { log "the stack is not up: make up first"; exit 1; }
+
+# the services that need a store (their readiness includes it)
+dependents() {
+  case "$1" in
+    mariadb) for n in "${PERFLAB_SERVICES[@]}"; do [ -z "$(service_conf "$n" databases)" ] || echo "$n"; done ;;
+    mongo-wire) echo shortener ;;
+    redis) ;;
+  esac
+}
+# as a kubelet probes (timeoutSeconds: 1): a readiness endpoint that does not answer within a second is not ready. Without
+# the bound, a probe waiting on a pool whose store is down held the loop below past the outage's end, so the store came
+# back seconds late and the grace after it had to cover that too
+ready() { curl -fs --max-time 1 -o /dev/null "http://127.0.0.1:$(( $(service_port "$1") + 1000 ))/actuator/health/readiness"; }
+service_port() { local v; v=$(service_var "$1" PORT); echo "${!v}"; }
+# the counts of a k6 summary's counters, in the order asked (0 for a counter never added to)
+counts() {  # SUMMARY.json METRIC...
+  jq -nr '(input.metrics // error("no metrics")) as $m | [$ARGS.positional[] as $k | if $m | has($k) then $m[$k].values.count | floor else 0 end] | join(" ")' \
+    --args "${@:2}" <"$1"
+}
+# fields of a JSON object, in the order asked ("?" for one it lacks)
+field() {  # JSON FIELD...
+  jq -nr 'input as $o | [$ARGS.positional[] as $k | if $o | has($k) then $o[$k] else "?" end] | join(" ")' \
+    --args "${@:2}" <<<"${1:-"{}"}"
+}
+pids() { for n in "${PERFLAB_SERVICES[@]}" gateway; do printf '%s=%s ' "$n" "$(cat "$PERFLAB_RUN/pids/$n.pid" 2>/dev/null)"; done; }
+
+results="$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-reliability"
+mkdir -p "$results"
+report="$results/report.md"
+printf '| store | down for | requests | 503 while down | bad answers | not ready while down | ready again after | restarted |\n|---|---|---|---|---|---|---|---|\n' >"$report"
+store_case() {  # STORE
+  local store=$1
+  mapfile -t needs < <(dependents "$store")
+  grace=${GRACE:-$([ "$store" = mariadb ] && echo 15 || echo 10)}
+  log "$store down for ${OUTAGE_FOR} s under load (needed by: ${needs[*]:-nobody, a degraded service})"
+  before_pids=$(pids)
+  start_ms=$(( $(date +%s%3N) + 2000 ))
+  duration=$(( OUTAGE_AT + OUTAGE_FOR + grace + AFTER + 2 ))
+  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
+    -e TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" -e STORE="$store" -e START_MS="$start_ms" \
+    -e OUTAGE_AT="$OUTAGE_AT" -e OUTAGE_FOR="$OUTAGE_FOR" -e GRACE="$grace" -e DURATION="${duration}s" \
+    -e SUMMARY_DIR="$results" k6-tests/reliability/outage.js >"$results/$store.log" 2>&1 &
+  k6_pid=$!
+  sleep "$(awk "BEGIN{print ($start_ms + $OUTAGE_AT*1000 - $(date +%s%3N))/1000}")"
+  scripts/stack/stack.sh stop "$store" >/dev/null
+  declare -A unready=()
+  until_ms=$(( start_ms + (OUTAGE_AT + OUTAGE_FOR) * 1000 ))
+  while [ "$(date +%s%3N)" -lt "$until_ms" ]; do
+    for n in "${PERFLAB_SERVICES[@]}"; do
+      [ "$(date +%s%3N)" -lt "$until_ms" ] || break
+      ready "$n" || unready[$n]=1
+    done
+    sleep 0.5
+  done
+  back=$(date +%s)
+  scripts/stack/stack.sh stores >/dev/null
+  ready_after=""
+  for _ in $(seq 1 $(( READY_WITHIN * 2 ))); do
+    all=1; for n in "${PERFLAB_SERVICES[@]}"; do ready "$n" || { all=0; break; }; done
+    [ "$all" = 0 ] || { ready_after=$(( $(date +%s) - back )); break; }
+    sleep 0.5
+  done
+  k6_rc=0; wait "$k6_pid" || k6_rc=$?
+  after_pids=$(pids)
+  summary="$results/outage-$store-summary.json"
+  read -r total refused badn < <(counts "$summary" http_reqs outage_refused_503 outage_bad_answers)
+  problems=()
+  [ "$k6_rc" = 0 ] || problems+=("k6 exit $k6_rc (thresholds: no bad answer, every request served before and after; see $results/$store.log)")
+  for n in "${needs[@]}"; do [ -n "${unready[$n]:-}" ] || problems+=("$n stayed ready while $store was down"); done
+  for n in "${PERFLAB_SERVICES[@]}"; do
+    printf '%s\n' "${needs[@]}" | grep -qx "$n" || [ -z "${unready[$n]:-}" ] || problems+=("$n went unready without needing $store")
+  done
+  [ -n "$ready_after" ] || problems+=("not every service ready within ${READY_WITHIN} s of $store's return")
+  [ "$before_pids" = "$after_pids" ] || problems+=("a process was restarted: $before_pids -> $after_pids")
+  printf '| %s | %s s | %s | %s | %s | %s | %s | %s |\n' "$store" "$OUTAGE_FOR" "$total" "$refused" "$badn" \
+    "$(printf '%s ' "${!unready[@]}")" "${ready_after:-never} s" "$([ "$before_pids" = "$after_pids" ] && echo no || echo yes)" >>"$report"
+  unset unready
+  if [ ${#problems[@]} -gt 0 ]; then
+    rc=1; log "$store: FAILED"; printf '  %s\n' "${problems[@]}"
+    grep -m 10 'level=warning' "$results/$store.log" | sed 's/^/    /' || true
+  else
+    log "$store: $total requests, $refused refused with 503 while it was down, 0 bad answers; ready again ${ready_after} s after its return; nothing restarted"
+  fi
+}
+
+# the records a create answered 2xx for: a MySQL service's rows are read back by their unique marker (found, and
+# stored once); a link (MongoDB, no unique field to count by) is looked up through the API
+verify_created() {  # SERVICE LOG -> "found missing duplicated"
+  local svc=$1 table token db tbl id col
+  case "$svc" in
+    route) table="perflab_route route id name" ;;
+    notifier) table="perflab_notifier guestbook id message" ;;
+    # a sent mail's subject is `crash-<run> <vu>-<iter>`, its marker the same with a dash
+    mail|send) table="perflab_mail mail_content no REPLACE(subject,CHAR(32),'-')" ;;
+  esac
+  if [ -n "${table:-}" ]; then
+    read -r db tbl id col <<<"$table"
+    mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot "$db" -N -B -e \
+      "SELECT $id, $col FROM $tbl WHERE $col LIKE 'crash-$RUN_ID-%'" >"$results/$svc-rows.tsv"
+  fi
+  token="$(scripts/lib/jwt.sh token alice 1 3600)"
+  grep -o "CREATED $svc [^ ]* [^ \"]*" "$2" >"$results/$svc-created.txt" || true
+  python3 - "$svc" "$results/$svc-created.txt" "$results/$svc-rows.tsv" "$token" "http://127.0.0.1:$PERFLAB_GATEWAY_PORT" <<'PY'
+import collections, json, sys, urllib.request
+svc, created_file, rows_file, token, base = sys.argv[1:6]
+created = [line.split()[2:4] for line in open(created_file) if line.strip()]
+found = missing = 0
+if svc == "shortener":
+    for code, url in created:
+        req = urllib.request.Request(f"{base}/v1/short-links/{code}", headers={"Authorization": f"Bearer {token}"})
+        try:
+            got = json.load(urllib.request.urlopen(req, timeout=10)).get("url")
+        except Exception as e:
+            got = repr(e)
+        if got == url:
+            found += 1
+        else:
+            missing += 1
+            print(f"    not found: {code} ({url}): {got}", file=sys.stderr)
+    print(found, missing, "n/a")
+else:
+    rows = [line.rstrip("\n").split("\t", 1) for line in open(rows_file) if line.strip()]
+    by_id = {int(i): m for i, m in rows}
+    twice = sum(1 for n in collections.Counter(m for _, m in rows).values() if n > 1)
+    for i, marker in created:
+        if by_id.get(int(i)) == marker:
+            found += 1
+        else:
+            missing += 1
+            print(f"    not found: {i} ({marker}): {by_id.get(int(i))}", file=sys.stderr)
+    print(found, missing, twice)
+PY
+}
+
+process_case() {  # kill:<service> | term:<service>
+  local how=${1%%:*} svc=${1#*:} start_ms down_ms back="" k6_pid k6_rc=0 total refused badn created found missing dup
+  local pid inflight inflight_ok cut api stopped="" verdict
+  local log_file="$results/$how-$svc.log" problems=()
+  RUN_ID="$(date +%s%N)"
+  log "$svc $([ "$how" = kill ] && echo "killed (kill -9)" || echo "stopped (SIGTERM)") under load at ${OUTAGE_AT} s, started again at once"
+  # the route's streaming callers ask back to back: spread over eight users of office 1 (routes are the office's), so
+  # the gateway's per-caller rate limit is not what answers them; links and signings stay alice's (owner-checked)
+  local tokens n
+  tokens="$(scripts/lib/jwt.sh token alice 1 3600)"
+  if [ "$svc" = route ]; then for n in 1 2 3 4 5 6 7; do tokens+=" $(scripts/lib/jwt.sh token "crash-reader-$n" 1 3600)"; done; fi
+  # mail's EML streams read the seeded mails of three other users of office 1, each its own
+  local readers=""
+  if [ "$svc" = mail ]; then for n in bob user3 user4; do readers+=" $(scripts/lib/jwt.sh token "$n" 1 3600)"; done; fi
+  start_ms=$(( $(date +%s%3N) + 3000 ))
+  "$K6_BIN" run --no-usage-report --quiet --address 127.0.0.1:0 -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
+    -e CALLER_TOKENS="$tokens" -e READER_TOKENS="$readers" -e SERVICE="$svc" -e HOW="$how" -e START_MS="$start_ms" -e RUN="$RUN_ID" \
+    -e DOWN_AT="$OUTAGE_AT" -e BACK_BY=$(( OUTAGE_AT + BACK_WITHIN )) -e DURATION="$(( OUTAGE_AT + BACK_WITHIN + AFTER ))s" \
+    -e SUMMARY_DIR="$results" -e SUMMARY_NAME="$how-$svc" k6-tests/reliability/crash.js >"$log_file" 2>&1 &
+  k6_pid=$!
+  api=$(listen_address "$k6_pid") || log "$how:$svc: k6's REST API is not listening: the run will end at its bound"
+  pid="$(cat "$PERFLAB_RUN/pids/$svc.pid")"
+  sleep "$(awk "BEGIN{print ($start_ms + $OUTAGE_AT*1000 - $(date +%s%3N))/1000}")"
+  down_ms=$(date +%s%3N)
+  # the signal itself at the agreed time (the k6 run counts what was in flight then); stack.sh waits for the exit
+  if [ "$how" = kill ]; then
+    kill -KILL "$pid"; scripts/stack/stack.sh kill "$svc" >/dev/null
+  else
+    kill -TERM "$pid"; scripts/stack/stack.sh stop "$svc" >/dev/null
+  fi
+  scripts/stack/stack.sh start "$svc" >/dev/null && back=$(( ($(date +%s%3N) - down_ms) / 1000 ))
+  # serving again (ready): AFTER seconds of after phase, then the run ends
+  if [ -n "$back" ]; then sleep "$AFTER"; k6_stop "$api" "$k6_pid" && stopped=1; fi
+  wait "$k6_pid" || k6_rc=$?
+  read -r total refused badn created inflight inflight_ok cut < <(counts "$results/$how-$svc-summary.json" http_reqs \
+    crash_refused_503 crash_bad_answers crash_created crash_in_flight_at_signal crash_in_flight_served crash_cut_at_kill)
+  read -r found missing dup < <(verify_created "$svc" "$log_file")
+  # a sent mail must also reach its recipient: every committed one at the SMTP server (GreenMail), once; after kill -9
+  # a message may go out again, with the same Message-ID (at-least-once), never under SIGTERM
+  local delivered="n/a" count committed once dmissing ddup dsame orphan
+  if [ "$svc" = mail ] || [ "$svc" = send ]; then
+    for _ in $(seq 1 $(( DELIVERED_WITHIN * 2 ))); do
+      count=$(scripts/test/delivery-count.py "crash-$RUN_ID" --json || true)
+      [ "$(field "$count" missing)" != 0 ] || break
+      sleep 0.5
+    done
+    echo "$count" >"$results/$how-$svc-delivery.json"
+    read -r committed once dmissing ddup dsame orphan < <(field "$count" committed_mails delivered_once missing \
+      duplicates duplicates_with_same_message_id without_committed_mail)
+    delivered="$once of $committed once, $ddup again"
+    [ "$dmissing" = 0 ] && [ "$orphan" = 0 ] || problems+=("SMTP: $dmissing committed mails not delivered within ${DELIVERED_WITHIN} s, $orphan messages without a committed mail")
+    [ "$ddup" = "$dsame" ] || problems+=("SMTP: $ddup messages sent again, only $dsame with the same Message-ID")
+    [ "$how" = kill ] || [ "$ddup" = 0 ] || problems+=("SIGTERM: $ddup messages sent twice")
+  fi
+  verdict=$(k6_verdict "$k6_rc" "$stopped" "$results/$how-$svc-summary.json")
+  [ -z "$verdict" ] || problems+=("$verdict (thresholds: no bad answer, every request served before and after, an after phase; see $log_file)")
+  [ -n "$back" ] && [ "$back" -le "$BACK_WITHIN" ] || problems+=("$svc was not serving within ${BACK_WITHIN} s (${back:-never})")
+  [ "$found" = "$created" ] && [ "$missing" = 0 ] || problems+=("$created creates answered 2xx, $found found, $missing missing")
+  [ "$dup" = 0 ] || [ "$dup" = n/a ] || problems+=("$dup records stored twice")
+  [ "$how" = kill ] || [ "$inflight" = "$inflight_ok" ] || problems+=("SIGTERM: $inflight_ok of $inflight requests in flight completed")
+  # the route's and mail's streams are always in flight: with none at the signal, graceful completion was not exercised
+  case "$how:$svc" in term:route|term:mail) [ "${inflight:-0}" -gt 0 ] || problems+=("SIGTERM: no stream was in flight at the signal") ;; esac
+  printf '| %s | %s | %s | %s | %s | %s | %s of %s | %s | %s | %s s |\n' "$how:$svc" "$total" \
+    "$([ "$how" = kill ] && echo "$cut cut by the crash" || echo "$inflight_ok of $inflight served")" "$refused" \
+    "$badn" "$created" "$found" "$created" "$dup" "$delivered" "${back:-never}" >>"$process_report"
+  if [ ${#problems[@]} -gt 0 ]; then
+    rc=1; log "$how:$svc: FAILED"; printf '  %s\n' "${problems[@]}"
+    grep -m 10 'level=warning' "$log_file" | sed 's/^/    /' || true
+  else
+    log "$how:$svc: $total requests, $([ "$how" = kill ] && echo "$cut answers cut by the crash" || echo "$inflight_ok of $inflight in flight at the signal served"), $refused refused with 503 while it was away, 0 bad answers; $created creates answered 2xx, all $found found$([ "$svc" = shortener ] || echo " once")$([ "$delivered" = n/a ] || echo ", delivered $delivered"); serving again ${back} s after"
+  fi
+}
+
+process_report="$results/processes.md"
+printf '| case | requests | in flight at the signal | 503 while away | bad answers | creates answered 2xx | found after | stored twice | delivered (SMTP) | back after |\n|---|---|---|---|---|---|---|---|---|---|\n' >"$process_report"
+rc=0
+for c in "${CASES[@]}"; do
+  case "$c" in
+    kill:*|term:*) process_case "$c" ;;
+    *) store_case "$c" ;;
+  esac
+done
+# each table only if a case of its kind ran
+[ "$(wc -l <"$report")" -gt 2 ] || : >"$report"
+[ "$(wc -l <"$process_report")" -le 2 ] || cat "$process_report" >>"$report"
+cat "$report"
+log "report: $report"
+exit "$rc"

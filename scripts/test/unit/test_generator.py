@@ -1,0 +1,64 @@
+"""The verdict rules of scripts/lib/generator.py on recorded samples and summaries: python3 -m unittest discover scripts/test/unit"""
+import json
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+GENERATOR = Path(__file__).resolve().parents[2] / "lib" / "generator.py"
+
+
+def summary(dropped=0, budget=(("main", 20, 100, 300),), reqs=1100, iterations=100):
+    metrics = {"http_reqs": {"values": {"count": reqs}}, "iterations": {"values": {"count": iterations}},
+               "vus_max": {"values": {"max": 40}}}
+    if dropped:
+        metrics["dropped_iterations"] = {"values": {"count": dropped}}
+    vu_budget = [{"scenario": n, "peakRate": r, "maxVUs": m, "sloMs": s} for n, r, m, s in budget]
+    return {"metrics": metrics, "perflab": {"vuBudget": vu_budget}}
+
+
+class Verdict(unittest.TestCase):
+    def verdict(self, k6_exit=0, cpu_per_s=0.1, cpus=2, **kw):
+        with tempfile.TemporaryDirectory() as d:
+            samples, s = Path(d, "samples"), Path(d, "summary.json")
+            samples.write_text("".join(f"{t}.0 {t * cpu_per_s:.2f} 0.0\n" for t in range(21)))
+            s.write_text(json.dumps(summary(**kw)))
+            p = subprocess.run([sys.executable, GENERATOR, "verdict", "--samples", samples, "--summary", s,
+                                "--k6-exit", str(k6_exit), "--cpus", str(cpus), "--where", "a test"],
+                               capture_output=True, text=True)
+            return p.returncode, p.stdout
+
+    def test_a_healthy_run_is_the_k6_verdict(self):
+        self.assertEqual(self.verdict()[0], 0)
+        self.assertEqual(self.verdict(k6_exit=99)[0], 99)
+
+    def test_a_saturated_generator_is_inconclusive_whatever_k6_said(self):
+        for k6_exit in (0, 99):
+            code, out = self.verdict(k6_exit=k6_exit, cpu_per_s=1.7)
+            self.assertEqual(code, 75, out)
+            self.assertIn("used 85% of its CPU", out)
+
+    def test_drops_with_a_healthy_generator_and_a_sized_budget_fail_the_system(self):
+        code, out = self.verdict(dropped=7)
+        self.assertEqual(code, 99, out)
+        self.assertIn("7 iterations dropped with a healthy generator", out)
+
+    def test_drops_with_a_vu_budget_below_the_slo_are_inconclusive(self):
+        # 20/s x 11 requests x 0.3 s = 66 VUs needed, 40 given
+        code, out = self.verdict(dropped=7, budget=(("main", 20, 40, 300),))
+        self.assertEqual(code, 75, out)
+        self.assertIn("maxVUs 40 < 66 needed", out)
+
+    def test_drops_without_a_stated_budget_are_inconclusive(self):
+        code, out = self.verdict(dropped=7, budget=())
+        self.assertEqual(code, 75, out)
+
+    def test_an_unfinished_run_keeps_k6s_exit_status(self):
+        code, out = self.verdict(k6_exit=107)
+        self.assertEqual(code, 107, out)
+        self.assertIn("verdict: none", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# make verify: the checks that need no stores, no node and no root once the tools are cached (a first `make test` or
+# `scripts/k8s/k8s-tools.sh && scripts/k8s/infra-tools.sh` builds them), in a few minutes: every Java module compiled with its
+# tests (the tests themselves run against real stores: make test), the scripts' syntax and their own tests, the
+# charts' static checks (README tables, lint, kubeconform of every ci values set, helm-unittest, the chart unit
+# checks, promtool), the infra's (terraform fmt and validate, actionlint), and the docs generated from data. Whatever
+# fails is named at the end; the exit status is 1 if anything did.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/env.sh
+source scripts/k8s/k8s-tools.sh >/dev/null
+
+failed=()
+check() {  # name command...
+  local t0=$SECONDS
+  log "$1"
+  if "${@:2}"; then log "$1: ok ($((SECONDS - t0)) s)"; else failed+=("$1"); log "$1: FAILED"; fi
+}
+scripts_syntax() {
+  local f rc=0
+  for f in scripts/*/*.sh; do bash -n "$f" || rc=1; done
+  return $rc
+}
+
+check "Java: every module and its tests compiled (./mvnw -DskipTests install)" ./mvnw -B -ntp -q -DskipTests install
+check "scripts: bash syntax of every script" scripts_syntax
+check "scripts: their own tests (python3 -m unittest, scripts/test/unit)" python3 -m unittest discover -s scripts/test/unit
+check "charts: static checks (scripts/test/test-chart.sh --no-cluster)" scripts/test/test-chart.sh --no-cluster
+check "infra: terraform and workflows (scripts/test/test-infra.sh)" scripts/test/test-infra.sh
+check "docs: the capacity tables are what their rows give" "$K8S_TOOLS_PYTHON" scripts/bench/capacity.py --check
+[ ${#failed[@]} -eq 0 ] || { log "verify failed: ${failed[*]}"; exit 1; }
+log "verify: every check passed"
