@@ -3,7 +3,6 @@ package dev.perflab.e2e;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyFactory;
-import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.time.Instant;
@@ -17,6 +16,8 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+
+import dev.perflab.identity.TestKeys;
 
 /** RS256 access tokens signed with the local stack's dev key (scripts/lib/jwt.sh keys), as a real client presents them. */
 final class DevTokens {
@@ -51,10 +52,8 @@ final class DevTokens {
 		return sign(DEV_KEY, claims -> claims.subject(user).audience("billing"));
 	}
 
-	static String signedByAnotherKey(String user) throws Exception {
-		KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-		generator.initialize(2048);
-		return sign(generator.generateKeyPair().getPrivate(), claims -> claims.subject(user));
+	static String signedByAnotherKey(String user) {
+		return sign(TestKeys.keyPair().getPrivate(), claims -> claims.subject(user));
 	}
 
 	/** A valid token for office 1 (issuer, audience, typ JWT, ten minutes), changed by {@code edit}. */

@@ -35,6 +35,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import dev.perflab.identity.TestKeys;
+
 import static dev.perflab.gateway.GatewayTestSupport.from;
 import static dev.perflab.gateway.GatewayTestSupport.send;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -53,7 +55,7 @@ class FailedTokensTest {
 
 	static final long REFETCH_MILLIS = 2000;
 
-	static final KeyPair KEYS = generate();
+	static final KeyPair KEYS = TestKeys.keyPair();
 
 	static final AtomicReference<JWKSet> PUBLISHED = new AtomicReference<>(new JWKSet(rsa(KEYS, "k1")));
 
@@ -93,7 +95,7 @@ class FailedTokensTest {
 	@Test
 	void anAddressThatSpentItsBudgetIsRefusedBeforeItsTokenIsLookedAt() {
 		HttpClient mallory = from("127.0.0.40");
-		String forged = token(generate(), "k1", "mallory");
+		String forged = token(TestKeys.keyPair(), "k1", "mallory");
 		for (int i = 0; i < 5; i++) {
 			assertThat(status(mallory, forged)).isEqualTo(401);
 		}
@@ -105,7 +107,7 @@ class FailedTokensTest {
 		assertThat(refused.body()).contains("\"type\":\"https://perflab.dev/problems/too-many-failed-tokens\"");
 
 		// a key published since: a token signed with it would make the gateway fetch the JWKS, if it were looked at
-		KeyPair next = generate();
+		KeyPair next = TestKeys.keyPair();
 		PUBLISHED.set(new JWKSet(List.of(rsa(KEYS, "k1"), rsa(next, "k2"))));
 		String fresh = token(next, "k2", "carol");
 		int before = FETCHES.get();
@@ -172,14 +174,4 @@ class FailedTokensTest {
 		return new RSAKey.Builder((RSAPublicKey) keys.getPublic()).keyID(kid).build();
 	}
 
-	private static KeyPair generate() {
-		try {
-			java.security.KeyPairGenerator generator = java.security.KeyPairGenerator.getInstance("RSA");
-			generator.initialize(2048);
-			return generator.generateKeyPair();
-		}
-		catch (Exception e) {
-			throw new IllegalStateException(e);
-		}
-	}
 }

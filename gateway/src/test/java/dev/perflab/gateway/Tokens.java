@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.interfaces.RSAPrivateKey;
@@ -21,6 +20,8 @@ import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 
+import dev.perflab.identity.TestKeys;
+
 /** Test key pairs and RS256 tokens signed with them, as an identity provider would issue them (Nimbus JOSE). */
 final class Tokens {
 
@@ -29,15 +30,15 @@ final class Tokens {
 	static final String AUDIENCE = "perflab";
 
 	/** The identity provider's current key, and the next one (a rotation: the PEM holds both). */
-	static final KeyPair KEYS = generate();
+	static final KeyPair KEYS = TestKeys.keyPair();
 
-	static final KeyPair NEXT_KEYS = generate();
+	static final KeyPair NEXT_KEYS = TestKeys.keyPair();
 
 	/** Nobody trusts this one. */
-	static final KeyPair OTHER_KEYS = generate();
+	static final KeyPair OTHER_KEYS = TestKeys.keyPair();
 
 	/** The gateway's own identity signing key; the test upstream verifies with its public half. */
-	static final KeyPair IDENTITY_KEYS = generate();
+	static final KeyPair IDENTITY_KEYS = TestKeys.keyPair();
 
 	private Tokens() {
 	}
@@ -100,14 +101,4 @@ final class Tokens {
 		return IDENTITY_KEYS.getPublic();
 	}
 
-	private static KeyPair generate() {
-		try {
-			KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-			generator.initialize(2048);
-			return generator.generateKeyPair();
-		}
-		catch (Exception e) {
-			throw new IllegalStateException(e);
-		}
-	}
 }

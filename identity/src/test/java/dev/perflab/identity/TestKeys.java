@@ -1,5 +1,6 @@
 package dev.perflab.identity;
 
+import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPrivateCrtKey;
@@ -9,21 +10,30 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Base64;
 
-/** Fresh RSA keys and a clock the tests move by hand. */
-final class TestKeys {
+/**
+ * Fresh RSA keys for every test that signs (this module's, platform's {@code TestIdentity}, the gateway's tokens,
+ * e2e's foreign key: the identity test-jar), and a clock the tests move by hand.
+ */
+public final class TestKeys {
 
 	private TestKeys() {
 	}
 
-	static RSAPrivateCrtKey generate() {
+	/** A fresh 2048-bit RSA key pair. */
+	public static KeyPair keyPair() {
 		try {
 			KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
 			generator.initialize(2048);
-			return (RSAPrivateCrtKey) generator.generateKeyPair().getPrivate();
+			return generator.generateKeyPair();
 		}
 		catch (NoSuchAlgorithmException e) {
 			throw new IllegalStateException(e);
 		}
+	}
+
+	/** A fresh RSA private key (its public half: {@link IdentityKeys#publicKey}). */
+	public static RSAPrivateCrtKey generate() {
+		return (RSAPrivateCrtKey) keyPair().getPrivate();
 	}
 
 	static String publicPem(RSAPrivateCrtKey key) {

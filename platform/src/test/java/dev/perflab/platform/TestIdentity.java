@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyPairGenerator;
-import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
@@ -21,6 +19,7 @@ import dev.perflab.identity.Identity;
 import dev.perflab.identity.IdentityKeys;
 import dev.perflab.identity.IdentitySigner;
 import dev.perflab.identity.IdentityVerifier;
+import dev.perflab.identity.TestKeys;
 
 /**
  * Identity keys the tests generate (once per JVM, written to a temporary folder) and the tokens signed with them:
@@ -29,11 +28,11 @@ import dev.perflab.identity.IdentityVerifier;
  */
 public final class TestIdentity {
 
-	private static final RSAPrivateCrtKey GATEWAY_KEY = generate();
+	private static final RSAPrivateCrtKey GATEWAY_KEY = TestKeys.generate();
 
-	private static final RSAPrivateCrtKey MAIL_KEY = generate();
+	private static final RSAPrivateCrtKey MAIL_KEY = TestKeys.generate();
 
-	private static final RSAPrivateCrtKey FOREIGN_KEY = generate();
+	private static final RSAPrivateCrtKey FOREIGN_KEY = TestKeys.generate();
 
 	private static final Path DIR = write();
 
@@ -103,16 +102,6 @@ public final class TestIdentity {
 		return new IdentitySigner(issuer, key, Duration.ofSeconds(60), Clock.systemUTC());
 	}
 
-	private static RSAPrivateCrtKey generate() {
-		try {
-			KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-			generator.initialize(2048);
-			return (RSAPrivateCrtKey) generator.generateKeyPair().getPrivate();
-		}
-		catch (NoSuchAlgorithmException e) {
-			throw new IllegalStateException(e);
-		}
-	}
 
 	private static Path write() {
 		try {

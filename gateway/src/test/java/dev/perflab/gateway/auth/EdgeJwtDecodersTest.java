@@ -3,7 +3,6 @@ package dev.perflab.gateway.auth;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPair;
-import java.security.KeyPairGenerator;
 import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
@@ -31,6 +30,7 @@ import org.springframework.security.oauth2.jwt.JwtException;
 import org.springframework.security.oauth2.jwt.NimbusReactiveJwtDecoder;
 
 import dev.perflab.gateway.GatewayProperties;
+import dev.perflab.identity.TestKeys;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -43,8 +43,8 @@ class EdgeJwtDecodersTest {
 
 	@Test
 	void verifiesByKidFromAJwksAndRefetchesWhenANewKeyIsPublished() throws Exception {
-		KeyPair first = generate();
-		KeyPair second = generate();
+		KeyPair first = TestKeys.keyPair();
+		KeyPair second = TestKeys.keyPair();
 		AtomicInteger fetches = new AtomicInteger();
 		JWKSet[] published = { new JWKSet(rsa(first, "k1")) };
 		HttpServer idp = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -86,7 +86,7 @@ class EdgeJwtDecodersTest {
 
 	@Test
 	void randomKidsFetchTheJwksAtMostTwicePerRefetchInterval() throws Exception {
-		KeyPair keys = generate();
+		KeyPair keys = TestKeys.keyPair();
 		AtomicInteger fetches = new AtomicInteger();
 		HttpServer idp = jwks(fetches, new JWKSet(rsa(keys, "k1")));
 		try {
@@ -109,7 +109,7 @@ class EdgeJwtDecodersTest {
 
 	@Test
 	void anUnknownKidIsRememberedAndRefusedWithoutAFetch() throws Exception {
-		KeyPair keys = generate();
+		KeyPair keys = TestKeys.keyPair();
 		AtomicInteger fetches = new AtomicInteger();
 		HttpServer idp = jwks(fetches, new JWKSet(rsa(keys, "k1")));
 		try {
@@ -148,12 +148,12 @@ class EdgeJwtDecodersTest {
 		EdgeTokenVerifier verifier = new EdgeTokenVerifier(
 				EdgeJwtDecoders.create(settings("http://127.0.0.1:1/jwks", ""), null), "office", 10, Clock.systemUTC());
 		// the edge answers 503 for this, never 401: the caller's token may be fine
-		assertThatThrownBy(() -> verifier.verify(token(generate(), "k1", "alice")).block())
+		assertThatThrownBy(() -> verifier.verify(token(TestKeys.keyPair(), "k1", "alice")).block())
 			.isInstanceOf(JwtException.class)
 			.isNotInstanceOf(BadJwtException.class);
 		// nor once the refetches of the interval are spent: still no keys at all, still not the caller's fault
 		for (int i = 0; i < 3; i++) {
-			assertThatThrownBy(() -> verifier.verify(token(generate(), "k" + System.nanoTime(), "alice")).block())
+			assertThatThrownBy(() -> verifier.verify(token(TestKeys.keyPair(), "k" + System.nanoTime(), "alice")).block())
 				.isInstanceOf(JwtException.class)
 				.isNotInstanceOf(BadJwtException.class);
 		}
@@ -194,9 +194,4 @@ class EdgeJwtDecodersTest {
 		return new RSAKey.Builder((RSAPublicKey) keys.getPublic()).keyID(kid).build();
 	}
 
-	private static KeyPair generate() throws Exception {
-		KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
-		generator.initialize(2048);
-		return generator.generateKeyPair();
-	}
 }
