@@ -563,12 +563,14 @@ hpas_at() {  # N: every HPA of HPA_SERVICES has measured its CPU and wants N pod
 
 hpa_big_mail() {  # GATEWAY_URL: "NO BYTES" of one of alice's seeded 22 MB mails, read whole once through the gateway
   local page no out
-  for page in $(seq 1 30); do   # newest first: her seeded 22 MB mails are every ~3,300th, the first about 600 in
-    no="$(curl_gw -H "Authorization: Bearer $TOKEN" "$1/v2/mails?size=100&page=$page" \
+  # oldest first: her seeded 22 MB mails are every ~3,300th of the seed's, and every mail a run adds later (the office
+  # day's sends, saved as alice's) is newer than all of them: newest first, make placement's ~2,000 hid them all
+  for page in $(seq 1 40); do
+    no="$(curl_gw -H "Authorization: Bearer $TOKEN" "$1/v2/mails?size=100&page=$page&sort%5Breceived_date%5D=asc" \
       | jq -r 'first(.mails[] | select(.size > 10000000) | .no) // empty')" || return 1
     [ -z "$no" ] || break
   done
-  [ -n "$no" ] || { echo "   alice has no seeded mail of 22 MB in her newest 3,000 (make seed)" >&2; return 1; }
+  [ -n "$no" ] || { echo "   alice has no seeded mail of 22 MB in her oldest 4,000 (make seed)" >&2; return 1; }
   out="$(curl -sS -o /dev/null --max-time 60 -w '%{http_code} %{size_download}' -H "Authorization: Bearer $TOKEN" "$1/v2/mails/$no/eml")"
   [ "${out% *}" = 200 ] || { echo "   the EML of mail $no: $out" >&2; return 1; }
   echo "$no ${out#* }"
