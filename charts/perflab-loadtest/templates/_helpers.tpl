@@ -148,7 +148,7 @@ label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (
 {{- if eq .i 0 }}0{{ else if eq .i .n }}1{{ else }}{{ printf "%d/%d" .i .n }}{{ end }}
 {{- end }}
 {{- define "perflab-loadtest.segments" -}}
-{{- $n := int .test.parallelism }}
+{{- $n := int (default 1 .test.parallelism) }}
 {{- $segments := list }}
 {{- range $i := until $n }}
 {{- $segments = append $segments (printf "%s:%s" (include "perflab-loadtest.segmentPart" (dict "i" $i "n" $n)) (include "perflab-loadtest.segmentPart" (dict "i" (add1 $i) "n" $n))) }}
@@ -156,7 +156,7 @@ label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (
 {{- join " " $segments }}
 {{- end }}
 {{- define "perflab-loadtest.sequence" -}}
-{{- $n := int .test.parallelism }}
+{{- $n := int (default 1 .test.parallelism) }}
 {{- $parts := list }}
 {{- range $i := until (add1 $n | int) }}
 {{- $parts = append $parts (include "perflab-loadtest.segmentPart" (dict "i" $i "n" $n)) }}
