@@ -2,7 +2,7 @@
 # The gateway hop and the redirect path, measured side by side in one run with one load generator (wrk, loopback):
 #   nginx `return 302` (the physical reference) | shortener direct | nginx `proxy_pass` in front of the shortener
 #   | gateway (edge cache hit) | gateway with the edge cache off (a plain proxy hop) | an authenticated API read,
-#   gateway vs direct. Every ratio is printed against the goals of issue 10.
+#   gateway vs direct, then the redirect under an open model (k6 at a constant rate). Every ratio is printed against its goal.
 # Needs the running stack (make up). Run it on a quiet machine: every process shares the same cores.
 # Usage: scripts/bench/bench-gateway.sh [seconds per run, default 10] [connections, 64]
 # Settings (environment):
@@ -17,6 +17,9 @@
 #   WARMUP=8                    seconds of load before each row
 #   PERFLAB_BENCH_A_ENV / _B_ENV  extra "K=V ..." environment for the A / B proxy gateway (A/B a setting in one run)
 #   PERFLAB_BENCH_BARE=0        leave out the bare Spring Cloud Gateway rows (the framework's floor, bench/bare-gateway)
+#   PERFLAB_BENCH_OPEN=0        leave out the open-model rows (k6 at a constant rate, after the closed-loop rows; they
+#                               need the bare rows): PERFLAB_BENCH_OPEN_RATES (1000) beside half the direct row's capacity,
+#                               OPEN_SECS (15) per row, OPEN_MAX_VUS (1000)
 #   PERFLAB_BENCH_PIN=1         the gateways and nginx on core 1, the shortener and wrk on core 0 (taskset), as pods
 #                               with CPU of their own: what the hop costs when it does not take the service's CPU
 set -euo pipefail
