@@ -2,6 +2,8 @@
 # Dev signing key and tokens for the gateway's edge authentication (RS256), and the service identity keys.
 #   jwt.sh keys                      create the dev key pairs once ($PERFLAB_JWT_DIR; identity: $PERFLAB_IDENTITY_DIR)
 #   jwt.sh token USER OFFICE [TTL]   print a signed bearer token (TTL seconds, default 3600)
+#   jwt.sh callers USER N            N callers' tokens on one line, space-separated: USER, USER-2 ... USER-N of office 1
+#                                    (an hour each; k6-tests/lib/config.js's CALLER_TOKENS)
 #   jwt.sh identity ISSUER SUBJECT OFFICE AUDIENCE [TTL]
 #                                    print an X-Perflab-Identity token as ISSUER signs it (perflab-gateway with
 #                                    gateway.key, perflab-mail with mail.key; OFFICE "" for none; TTL default 60),
@@ -78,5 +80,8 @@ case "${1:-}" in
   keys) keys ;;
   token) shift; token "$@" ;;
   identity) shift; identity "$@" ;;
-  *) echo "usage: $0 keys | token USER OFFICE [TTL] | identity ISSUER SUBJECT OFFICE AUDIENCE [TTL]" >&2; exit 2 ;;
+  callers)
+    token "$2" 1 3600
+    for i in $(seq 2 "$3"); do printf ' '; token "$2-$i" 1 3600; done ;;
+  *) echo "usage: $0 keys | token USER OFFICE [TTL] | callers USER N | identity ISSUER SUBJECT OFFICE AUDIENCE [TTL]" >&2; exit 2 ;;
 esac

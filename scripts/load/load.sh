@@ -22,11 +22,7 @@ results="${SUMMARY_OUT:-$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-$(git rev-pa
 mkdir -p "$results"
 log "k6 run id (testid): $TESTID${out:+, metrics in Prometheus :$PERFLAB_PROMETHEUS_PORT}, summaries in $results"
 # CALLERS=n: n dev users (<user>, <user>-2, ... in office 1), one token each, spread over the VUs (k6-tests/lib/config.js)
-callers() { # user
-  local i
-  scripts/lib/jwt.sh token "$1" 1 3600
-  for i in $(seq 2 "${CALLERS:-1}"); do printf ' '; scripts/lib/jwt.sh token "$1-$i" 1 3600; done
-}
+callers() { scripts/lib/jwt.sh callers "$1" "${CALLERS:-1}"; }  # user
 # The generator's CPU is watched from outside (scripts/lib/generator.py) and read with k6's dropped iterations into the
 # run's verdict: pass (0), fail (99) or inconclusive (75, the generator was short of CPU or VUs: no figure about the
 # system). K6_CPU_LIMIT=<cores> runs k6 in a CPU-limited cgroup of its own (root), as a runner pod's limit does.

@@ -497,7 +497,7 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
     --set tests.shortener-smoke.enabled=false,tests.surge.enabled=true,tests.surge.script=shortener/reads.js \
     --set tests.surge.env.RATE=40,tests.surge.env.DURATION=90s,tests.surge.env.MAX_VUS=100,tests.surge.env.LATENCY=printed \
     --set tests.surge.env.CODE="$code" "${LOAD_POOL[@]}" || { k6_stop "$api" "$steady"; return 1; }
-  surge_job="$(k -n "$NS" get jobs -l perflab.dev/run="$id-surge" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
+  surge_job="$(runner_job "$id-surge")" || { k6_stop "$api" "$steady"; return 1; }
   # a process that lives as long as the surge's runner: what the loop and the slow readers watch
   ( job_done "$surge_job" 300 >/dev/null ) &
   local surge=$! rc=0 stop_at="" pods hpa desired
@@ -704,6 +704,12 @@ job_done() {  # JOB SECONDS: waits until the Job is Complete or Failed and print
   done
   echo "$state"
 }
+runner_job() {  # RUN_ID: the name of the loadtest chart's runner Job of that run (not its starter); status 1 if none
+  local job
+  job="$(k -n "$NS" get jobs -l perflab.dev/run="$1" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
+  [ -n "$job" ] || { echo "  no runner Job of run $1" >&2; return 1; }
+  echo "$job"
+}
 k6_report_json() {  # a k6 run's log on stdin -> its end-of-test report (k6-tests/lib/summary.js's textReport lines,
   # "  <metric> <stat>=<value> ...") as the summary file's shape: {"metrics": {<metric>: {"values": {<stat>: n}}}}
   jq -Rn '{metrics: ([inputs | select(test("^  [a-z_]+(\\{[^}]*\\})? +[a-z0-9()]+="))
@@ -772,7 +778,7 @@ office_day_in_cluster() {  # the office day (k6-tests/office/day.js: every servi
   return $rc
 }
 
-day_tokens() { scripts/lib/jwt.sh token alice 1 3600; for i in 2 3 4 5; do printf ' '; scripts/lib/jwt.sh token "alice-$i" 1 3600; done; }
+day_tokens() { scripts/lib/jwt.sh callers alice 5; }
 day_callers() {  # the office day's callers as the loadtest chart takes them: the Secret perflab-k6-callers (TOKEN alice's,
   # whose mailbox the seed filled; CALLERS the 5 callers'), DAY_VALUES the values that run the office day alone from it
   k -n "$NS" create secret generic perflab-k6-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" \
@@ -1066,8 +1072,7 @@ pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtes
   load_install "perflab-$2" "$2" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${values[@]}" \
     --set "tests.$t.parallelism=1,tests.$t.env.RATE=$4,tests.$t.env.DURATION=${5}s,tests.$t.env.WARMUP=$warmup" \
     --set "tests.$t.arguments=--no-thresholds" "${where[@]}" || return 1
-  run="$(k -n "$NS" get jobs -l perflab.dev/run="$2" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
-  [ -n "$run" ] || { echo "  no runner Job of run $2" >&2; return 1; }
+  run="$(runner_job "$2")" || return 1
   end=$((SECONDS + 60))
   until pid="$(pgrep -f "testrun_name=$run" | head -n 1)" && [ -n "$pid" ]; do
     [ $SECONDS -lt $end ] || { echo "  no k6 process of $run" >&2; return 1; }
