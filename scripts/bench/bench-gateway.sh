@@ -416,16 +416,16 @@ if [ -n "$b_pid" ]; then
   line "B API read through gateway / direct:" "$(ratio apiB apidirect)" "(A: $(ratio api apidirect); B/A $(ratio apiB api))"
   line "B p50 added by the proxy hop:" "$(added proxyB direct)" "(A: $(added proxy direct))"
 fi
-open_added() { # key rate: "p50 +x ms, p99 +y ms" over the direct row at that rate
+open_added() { # key rate: the p50 and p99 (ms) that row adds over the direct row at that rate, "+x +y"
   awk -v a="${OPEN_P50[$1-$2]}" -v b="${OPEN_P50[direct-$2]}" -v c="${OPEN_P99[$1-$2]}" -v d="${OPEN_P99[direct-$2]}" \
-    'BEGIN { printf "p50 %+.2f ms, p99 %+.2f ms", a - b, c - d }'
+    'BEGIN { printf "%+.2f %+.2f", a - b, c - d }'
 }
 for rate in "${open_rates[@]}"; do
-  added_p50=$(awk -v a="${OPEN_P50[proxy-$rate]}" -v b="${OPEN_P50[direct-$rate]}" 'BEGIN { printf "%.2f", a - b }')
-  added_p99=$(awk -v a="${OPEN_P99[proxy-$rate]}" -v b="${OPEN_P99[direct-$rate]}" 'BEGIN { printf "%.2f", a - b }')
-  line "open model at $rate/s, added by the proxy hop:" "$(open_added proxy "$rate")" \
-    "(goal p50 <= 1 ms: $(verdict "$added_p50" 1 '<='), p99 <= 5 ms: $(verdict "$added_p99" 5 '<='); generators: direct ${OPEN_VERDICT[direct-$rate]%%,*}, proxy ${OPEN_VERDICT[proxy-$rate]%%,*})"
-  line "open model at $rate/s, added by bare SCG WebFlux:" "$(open_added bare "$rate")" "(generator: ${OPEN_VERDICT[bare-$rate]%%,*})"
+  read -r p50 p99 <<<"$(open_added proxy "$rate")"
+  line "open model at $rate/s, added by the proxy hop:" "p50 $p50 ms, p99 $p99 ms" \
+    "(goal p50 <= 1 ms: $(verdict "$p50" 1 '<='), p99 <= 5 ms: $(verdict "$p99" 5 '<='); generators: direct ${OPEN_VERDICT[direct-$rate]%%,*}, proxy ${OPEN_VERDICT[proxy-$rate]%%,*})"
+  read -r p50 p99 <<<"$(open_added bare "$rate")"
+  line "open model at $rate/s, added by bare SCG WebFlux:" "p50 $p50 ms, p99 $p99 ms" "(generator: ${OPEN_VERDICT[bare-$rate]%%,*})"
 done
 total=0; for k in "${!ERR[@]}"; do total=$((total + ERR[$k])); done
 line "errors (non-2xx/3xx + socket), all rows:" "$total" "(goal 0: $(verdict "$total" 0 '<='))"
