@@ -77,10 +77,10 @@ if [ "$mode" = warm-start ]; then
     local arm=$1 aot t0 ready cpu0 k6_cpu counter_pid summary offered to90
     # AOTMode=on: a cache that does not map stops the JVM instead of running the arm without it
     aot=""; [ "$arm" = none ] || aot=" -XX:AOTMode=on -XX:AOTCache=$ws/$arm.aot"
-    t0=$(date +%s.%N)
     # shellcheck disable=SC2086  # PERFLAB_BENCH_A_ENV: "K=V ..." for every arm (e.g. PERFLAB_GATEWAY_WARMUP_REQUESTS=0)
-    env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
-      JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-} java -jar "$launch" >"$ws/$arm.log" 2>&1 &
+    app_jvm gateway "$ws/gateway.jar" "$PROXY_PORT" JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-}
+    t0=$(date +%s.%N)
+    "${APP_JVM[@]}" >"$ws/$arm.log" 2>&1 &
     arm_pid=$!
     await_ready "$PROXY_PORT" "$arm_pid" "$ws/$arm.log" || exit 1
     ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -115,12 +115,14 @@ fi
 # constant arrival rate. Prints the time to readiness, failed creates and redirects, and the p95 of each.
 if [ "$mode" = cold ]; then
   secs=${1:-60}; rate=${2:-200}
-  cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-cold.jar"
-  launch="$(launch_jar "$out/gateway-cold.jar")" aot="$(aot_opts gateway "$launch")"
+  # named gateway.jar, as the stack's: an AOT cache is bound to its class path's jar names, so the stack's cache of
+  # this build maps (a copy named otherwise always started without one)
+  mkdir -p "$out/cold"; cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/cold/gateway.jar"
+  # shellcheck disable=SC2086  # the command made (its jar extracted, its cache found) before the clock starts
+  app_jvm gateway "$out/cold/gateway.jar" "$PROXY_PORT" ${PERFLAB_BENCH_A_ENV:-}
+  with="no AOT cache"; [[ "${APP_JVM[*]}" != *-XX:AOTCache=* ]] || with="the stack's AOT cache"
   t0=$(date +%s.%N)
-  # shellcheck disable=SC2086
-  env SERVER_PORT="$PROXY_PORT" MANAGEMENT_SERVER_PORT="$(mgmt_port "$PROXY_PORT")" SPRING_PROFILES_ACTIVE=local \
-    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-} java -jar "$launch" >"$out/cold-gateway.log" 2>&1 &
+  "${APP_JVM[@]}" >"$out/cold-gateway.log" 2>&1 &
   cold_pid=$!
   trap 'kill $cold_pid 2>/dev/null || true' EXIT
   trap 'exit 1' INT TERM
@@ -130,24 +132,7 @@ if [ "$mode" = cold ]; then
   "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
     -e TOKEN="$(scripts/lib/jwt.sh token "cold-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
     -e WARMUP=0s -e SUMMARY_DIR="$out/k6" k6-tests/shortener/smoke.js >"$out/k6/cold.txt" 2>&1 || true
-  with="no AOT cache"; [ -z "$aot" ] || with="the stack's AOT cache"
-  python3 - "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" "$with" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))["metrics"]
-def v(name, key, default=0):
-    return m.get(name, {}).get("values", {}).get(key, default)
-checks = {c["name"]: c for c in json.load(open(sys.argv[1]))["root_group"]["checks"]}
-def failed(name):
-    c = checks.get(name, {"passes": 0, "fails": 0})
-    total = c["passes"] + c["fails"]
-    return f"{c['fails']} of {total} ({100 * c['fails'] / total if total else 0:.1f}%)"
-print(f"cold start: ready after {sys.argv[2]} s (JVM start to readiness UP, {sys.argv[5]}), then seed 004's mix at {sys.argv[3]} it/s for {sys.argv[4]} s")
-print(f"  iterations {v('iterations', 'count'):.0f} (dropped {v('dropped_iterations', 'count'):.0f})"
-      f"  requests failed {100 * v('http_req_failed', 'rate'):.2f}%  checks failed {100 * (1 - v('checks', 'rate', 1)):.2f}%")
-print(f"  creates failed {failed('create is 201')}, redirects failed {failed('redirect is 301 or 302')}")
-print(f"  create   p95 {v('shortener_create_duration', 'p(95)'):.0f} ms  max {v('shortener_create_duration', 'max'):.0f} ms")
-print(f"  redirect p95 {v('shortener_redirect_duration', 'p(95)'):.0f} ms  max {v('shortener_redirect_duration', 'max'):.0f} ms")
-PY
+  scripts/bench/gateway-cold.py "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" "$with"
   grep -o '"message":"warm-up[^"]*"' "$out/cold-gateway.log" || true
   exit 0
 fi
@@ -172,11 +157,9 @@ CONF
 # a proxy gateway with the edge cache off and the per-caller and per-IP rate limits out of the way: the cost of the hop itself
 start_proxy() { # port jar extra-env log
   # shellcheck disable=SC2086
-  env SERVER_PORT="$1" MANAGEMENT_SERVER_PORT="$(mgmt_port "$1")" PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false \
+  start_jvm gateway "$2" "$1" "$4" PERFLAB_GATEWAY_EDGE_CACHE_ENABLED=false \
     PERFLAB_GATEWAY_RATE_LIMIT_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_BURST_CAPACITY=1000000 \
-    PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 \
-    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$(aot_opts gateway "$(launch_jar "$2")")" $3 \
-    java -jar "$(launch_jar "$2")" >"$4" 2>&1 &
+    PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_REPLENISH_RATE=1000000 PERFLAB_GATEWAY_RATE_LIMIT_PER_IP_BURST_CAPACITY=1000000 $3
 }
 cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-a.jar"   # a copy: a rebuild must not pull the jar from under it
 start_proxy "$PROXY_PORT" "$out/gateway-a.jar" "${PERFLAB_BENCH_A_ENV:-}" "$out/proxy-gateway.log"; proxy_pid=$!
@@ -196,8 +179,7 @@ if [ "$mode" = run ] && [ -z "${PERFLAB_BENCH_QUICK:-}" ] && [ "${PERFLAB_BENCH_
       ./mvnw -q -B -ntp -f bench/bare-gateway/pom.xml -P "$2" package -DskipTests
     fi
     cp "$jar" "$out/$1.jar"
-    SERVER_PORT=$3 MANAGEMENT_SERVER_PORT=$(mgmt_port "$3") JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
-      java -jar "$(launch_jar "$out/$1.jar")" >"$out/$1.log" 2>&1 &
+    start_jvm "$1" "$out/$1.jar" "$3" "$out/$1.log" JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS"   # no AOT cache of its own
   }
   start_bare bare-gateway webflux "$BARE_PORT"; bare_pid=$!
   start_bare bare-gateway-mvc webmvc "$MVC_PORT"; mvc_pid=$!
@@ -310,24 +292,7 @@ if [ "$mode" = ab ]; then
     if [ $((r % 2)) = 1 ]; then ab_rows A B; else ab_rows B A; fi
   done
   printf '%s\n' "${results[@]}" >"$out/gateway-ab.psv"
-  python3 - "$out/gateway-ab.psv" <<'PY'
-import re, statistics, sys
-rows = {}
-for line in open(sys.argv[1]):
-    key, label, rps, p50, p99, err, cpu = line.rstrip("\n").split("|")
-    m = re.search(r"proxy (\d+) us", cpu)
-    rows.setdefault(key, []).append((float(rps), int(m.group(1)) if m else 0))
-def ratios(a, b): return [x[0] / y[0] for x, y in zip(rows[a], rows[b])]
-def med(xs): return statistics.median(xs)
-def cpu(key): return med([r[1] for r in rows[key]])
-def each(xs): return " ".join(f"{x:.2f}" for x in xs)
-print(f"\nmedian over {len(rows['proxy'])} rounds:")
-print(f"  proxy hop / direct:  A {med(ratios('proxy', 'direct')):.2f}  B {med(ratios('proxyB', 'direct')):.2f}"
-      f"  B/A {med(ratios('proxyB', 'proxy')):.2f} (rounds: {each(ratios('proxyB', 'proxy'))})")
-print(f"  proxy CPU per request:  A {cpu('proxy'):.0f} us  B {cpu('proxyB'):.0f} us")
-print(f"  API read B/A {med(ratios('apiB', 'api')):.2f} (rounds: {each(ratios('apiB', 'api'))})"
-      f"  CPU per request: A {cpu('api'):.0f} us  B {cpu('apiB'):.0f} us")
-PY
+  scripts/bench/gateway-ab.py "$out/gateway-ab.psv"
   exit 0
 fi
 

@@ -23,8 +23,8 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 start_mail() { # port name extra-args...
   local port=$1 name=$2; shift 2
-  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-    java -jar "$(launch_jar services/mail/target/mail.jar)" "$@" >"$out/mail-$name.log" 2>&1 &
+  start_jvm mail services/mail/target/mail.jar "$port" "$out/mail-$name.log" \
+    JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" -- "$@"
   pids+=($!)
   await_ready "$port" "${pids[-1]}" "$out/mail-$name.log" || exit 1
 }

@@ -97,11 +97,11 @@ if [ "$TARGET" = direct ]; then
   relay "$OUT/sms-sink.jar"
   start_instance() { # port dispatch extra-env...
     local port=$1 dispatch=$2; shift 2
-    env "$@" PERFLAB_NOTIFIER_DB=$DB PERFLAB_NOTIFIER_DISPATCH="$dispatch" SERVER_PORT="$port" \
-      MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")" SPRING_PROFILES_ACTIVE=local \
-      PERFLAB_NOTIFIER_SMS_URL="http://127.0.0.1:$SINK_PORT/sms" PERFLAB_NOTIFIER_SMTP_PORT="$SLOW_SMTP_PORT" \
+    start_jvm --append notifier "$OUT/notifier.jar" "$port" "$OUT/notifier-$port.log" "$@" PERFLAB_NOTIFIER_DB=$DB \
+      PERFLAB_NOTIFIER_DISPATCH="$dispatch" PERFLAB_NOTIFIER_SMS_URL="http://127.0.0.1:$SINK_PORT/sms" \
+      PERFLAB_NOTIFIER_SMTP_PORT="$SLOW_SMTP_PORT" \
       JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS -XX:SharedArchiveFile=$OUT/notifier.jsa -XX:+AutoCreateSharedArchive" \
-      java -jar "$(launch_jar "$OUT/notifier.jar")" --logging.structured.format.console= >>"$OUT/notifier-$port.log" 2>&1 &
+      -- --logging.structured.format.console=
     echo $! >"$OUT/run-notifier-$port.pid"
     disown   # its kill -9 is the test, not news
   }
@@ -178,39 +178,7 @@ drain() { # from to channel: until no notification of the channel in (from, to] 
 row() { # phase from to request-pool-timeouts work-pool-timeouts rejections seconds-to-drain channel
   mysql_root "$DB" -e "SELECT id, status FROM notification WHERE id > $2 AND id <= $3 AND channel = '$8'" >"$OUT/$1.rows"
   curl -fsS "$SINK/deliveries" >"$OUT/$1.sink.json"
-  python3 - "$@" "$OUT/$1-summary.json" "$OUT/$1.rows" "$OUT/$1.sink.json" "$RESULTS" <<'PY' | tee -a "$REPORT"
-import json, sys
-phase, lo, hi, req_to, work_to, rejected, drained, channel, summary, rows, sink, results = sys.argv[1:13]
-lo, hi = int(lo), int(hi)
-try:
-    m = json.load(open(summary))["metrics"]
-except (OSError, ValueError):
-    m = {}
-v = lambda name, key: m.get(name, {}).get("values", {}).get(key, 0) or 0
-mail = channel == "MAIL"
-d = lambda key: v("http_req_duration{name:member}" if mail else "http_req_duration{name:sign}", key)
-ok, s503, s504, other = (int(v(n, "count")) for n in ("notifier_signed", "notifier_sign_503", "notifier_sign_504", "notifier_sign_other"))
-if mail:  # sign-ups: what was not a 201 is counted as other
-    ok = int(v("notifier_signed_up", "count")); s503 = s504 = 0; other = int(v("http_reqs", "count")) - ok - 1
-answered = ok + s503 + s504 + other
-status = dict(line.rstrip("\n").split("\t") for line in open(rows) if line.strip())
-count = {e["message_id"]: e["count"] for e in json.load(open(sink))}
-# a mail is counted by its SENT row (GreenMail is not asked per Message-ID)
-at_sink = (lambda i: 1 if status[i] == "SENT" else 0) if mail else (lambda i: count.get(f"notification-{i}", 0))
-lost = sum(1 for i, s in status.items() if s != "SENT" or at_sink(i) == 0)
-dups = sum(1 for i in status if at_sink(i) > 1)
-delivered = sum(at_sink(i) for i in status)
-orphans = 0 if mail else sum(1 for k in count if k.startswith("notification-") and lo < int(k.split("-")[1]) <= hi
-                             and k.split("-")[1] not in status)
-r = dict(phase=phase, channel=channel, signings=answered, ok=ok, s503=s503, s504=s504, other=other,
-         dropped=int(v("dropped_iterations", "count")), p50=d("med"), p95=d("p(95)"), p99=d("p(99)"),
-         req_pool_timeouts=int(float(req_to)), work_pool_timeouts=int(float(work_to)), rejected=int(float(rejected)),
-         notifications=len(status), sms=delivered, lost=lost, duplicates=dups, orphans=orphans, drain_s=drained)
-print(f"{phase:<20} {answered:>6} {100 * ok / max(answered, 1):>6.2f}% {s503:>5} {s504:>5} {r['dropped']:>5} "
-      f"{r['p50']:>7.0f} {r['p95']:>7.0f} {r['p99']:>7.0f} {r['req_pool_timeouts']:>5}/{r['work_pool_timeouts']:<4} "
-      f"{r['rejected']:>6} {len(status):>6} {delivered:>6} {lost:>5} {dups:>5} {drained:>6}")
-open(results, "a").write(json.dumps(r) + "\n")
-PY
+  scripts/bench/notifier-row.py "$@" "$OUT/$1-summary.json" "$OUT/$1.rows" "$OUT/$1.sink.json" "$RESULTS" | tee -a "$REPORT"
 }
 
 phase() { # name: load, faults beside it, drain, count
@@ -274,41 +242,5 @@ for p in $PHASES; do
 done
 echo "took $((SECONDS - started)) s" | tee -a "$REPORT"
 
-python3 - "$RESULTS" "$CHECK" <<'PY' | tee -a "$REPORT"
-import json, sys
-rows = {r["phase"]: r for r in map(json.loads, open(sys.argv[1]))}
-base, fixed = rows.get("in-transaction-sync"), rows.get("after-commit-async")
-share = lambda r: r["ok"] / max(r["signings"], 1)
-if base and fixed:
-    print(f"after-commit-async / in-transaction-sync: 201 share {share(fixed):.1%} vs {share(base):.1%}; "
-          f"p50 {base['p50'] / max(fixed['p50'], 0.1):.0f}x, p95 {base['p95'] / max(fixed['p95'], 0.1):.0f}x, "
-          f"p99 {base['p99'] / max(fixed['p99'], 0.1):.0f}x lower; pool timeouts {fixed['req_pool_timeouts']} vs "
-          f"{base['req_pool_timeouts']}")
-su_base, su_fixed = rows.get("signup-sync"), rows.get("signup-async")
-if su_base and su_fixed:
-    print(f"sign-ups (seed 003), after-commit-async / in-transaction-sync: p50 {su_base['p50'] / max(su_fixed['p50'], 0.1):.1f}x, "
-          f"p95 {su_base['p95'] / max(su_fixed['p95'], 0.1):.1f}x lower; {su_fixed['ok']} vs {su_base['ok']} sign-ups in the same time")
-problems = []
-for phase, r in rows.items():
-    if phase in ("in-transaction-sync", "signup-sync"):
-        continue  # the seed's design: reported, not judged
-    if r["lost"]:
-        problems.append(f"{phase}: {r['lost']} of {r['notifications']} notifications lost (not SENT, or never at the sink)")
-    if phase != "kill" and r["duplicates"]:
-        problems.append(f"{phase}: {r['duplicates']} notifications sent twice")
-    if phase != "kill" and (r["req_pool_timeouts"] or r["work_pool_timeouts"]):
-        problems.append(f"{phase}: pool timeouts (requests {r['req_pool_timeouts']}, work {r['work_pool_timeouts']})")
-    if phase != "kill" and (r["ok"] != r["signings"] or not r["signings"]):
-        problems.append(f"{phase}: {r['signings'] - r['ok']} of {r['signings']} signings not 201")
-if "burst" in rows and not rows["burst"]["rejected"]:
-    problems.append("burst: the executor refused nothing; the burst did not test the refused path")
-# the seed's collapse: connections timed out, signings refused, or answers ten times the SLO (100 ms)
-if base and not (base["req_pool_timeouts"] or base["ok"] < base["signings"] or base["p95"] >= 1000):
-    problems.append("in-transaction-sync kept up: the baseline no longer shows seed 001's collapse")
-for p in problems:
-    print("CHECK FAILED: " + p)
-if not problems:
-    print("CHECK passed" if sys.argv[2] == "1" else "no problems found")
-sys.exit(1 if problems and sys.argv[2] == "1" else 0)
-PY
+scripts/bench/notifier-check.py "$RESULTS" "$CHECK" | tee -a "$REPORT"
 log "report: $REPORT"

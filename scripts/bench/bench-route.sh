@@ -40,9 +40,8 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 start_route() { # port name extra-args...
   local port=$1 name=$2; shift 2
-  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) SPRING_PROFILES_ACTIVE=local \
-    JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" \
-    java -jar "$(launch_jar "$out/route.jar")" --logging.structured.format.console= "$@" >"$out/route-$name.log" 2>&1 &
+  start_jvm route "$out/route.jar" "$port" "$out/route-$name.log" \
+    JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:+ExitOnOutOfMemoryError" -- --logging.structured.format.console= "$@"
   pids+=($!)
   await_ready "$port" "${pids[-1]}" "$out/route-$name.log" || exit 1
 }
@@ -55,11 +54,11 @@ start_route 18303 seed --perflab.route.points-fetch=interface-projection --perfl
 cp "${PERFLAB_BENCH_GATEWAY_JAR:-gateway/target/gateway.jar}" "$out/gateway.jar"
 start_gateway() { # port name extra-args...
   local port=$1 name=$2; shift 2
-  PERFLAB_GATEWAY_SERVICES_ROUTE=http://127.0.0.1:18301 SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) \
-    SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:MaxDirectMemorySize=128m -XX:+ExitOnOutOfMemoryError" \
-    java -jar "$(launch_jar "$out/gateway.jar")" --perflab.identity.signing-key="file:$PERFLAB_IDENTITY_DIR/gateway.key" \
+  start_jvm gateway "$out/gateway.jar" "$port" "$out/$name.log" PERFLAB_GATEWAY_SERVICES_ROUTE=http://127.0.0.1:18301 \
+    JAVA_TOOL_OPTIONS="-XX:+UseG1GC -Xms1g -Xmx1g -XX:MaxDirectMemorySize=128m -XX:+ExitOnOutOfMemoryError" \
+    -- --perflab.identity.signing-key="file:$PERFLAB_IDENTITY_DIR/gateway.key" \
     --perflab.gateway.rate-limit.replenish-rate=1000000 --perflab.gateway.rate-limit.burst-capacity=1000000 \
-    --logging.structured.format.console= "$@" >"$out/$name.log" 2>&1 &
+    --logging.structured.format.console= "$@"
   pids+=($!)
   await_ready "$port" "${pids[-1]}" "$out/$name.log" || exit 1
 }
@@ -71,17 +70,7 @@ token=$(scripts/lib/jwt.sh token bench 1 3600)
 sql() { mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N -e "$1"; }
 route=$(sql "SELECT MIN(id) FROM route WHERE office = '1' AND created_by = 'bench' AND point_count = 20000")
 if [ "$route" = NULL ] || [ -z "$route" ]; then
-  python3 - >"$out/route.json" <<'PY'
-import json, math, random
-random.seed(2)
-lat, lng, heading, points = 37.5, 127.0, 0.0, []
-for i in range(20000):
-    heading += (random.random() - 0.5) * 0.3
-    lat += math.cos(heading) * 0.00005
-    lng += math.sin(heading) * 0.00006
-    points.append({'lat': round(lat, 7), 'lng': round(lng, 7)})
-print(json.dumps({'name': 'bench 20k', 'bus': 'bus-bench', 'stops': [], 'points': points}))
-PY
+  scripts/bench/route-20k.py >"$out/route.json"
   route=$(curl -fsS -XPOST "http://127.0.0.1:18301/v1/routes" -H "X-Perflab-Identity: $identity" \
     -H 'Content-Type: application/json' --data-binary @"$out/route.json" | jq -r .id)
 fi
@@ -90,9 +79,9 @@ fi
 if [[ " ${TARGETS:-fixed100} " == *" fixed100 "* || " ${TARGETS:-gateway100} " == *" gateway100 "* ]]; then
   if [ "$(sql "SELECT COUNT(*) FROM route WHERE office = '1' AND created_by = 'seed'")" -lt 200 ]; then
     echo "seeding 200 routes for fixed100 and gateway100 (once)"
-    SPRING_PROFILES_ACTIVE=local java -XX:+UseG1GC -jar "$out/route.jar" --spring.main.web-application-type=none \
-      --perflab.route.seed.routes=200 --logging.structured.format.console= >"$out/seed.log" 2>&1 \
-      || { echo "the seeder failed, see $out/seed.log"; exit 1; }
+    start_jvm route "$out/route.jar" - "$out/seed.log" -- --spring.main.web-application-type=none \
+      --perflab.route.seed.routes=200 --logging.structured.format.console=
+    wait $! || { echo "the seeder failed, see $out/seed.log"; exit 1; }
   fi
   seeded() { sql "SET SESSION group_concat_max_len = 65536; SELECT GROUP_CONCAT(id ORDER BY id) FROM (SELECT id FROM route WHERE office = '1' AND created_by = 'seed' ORDER BY id LIMIT 100 OFFSET $1) r"; }
   routes100a=$(seeded 0); routes100=$(seeded 100)
@@ -139,22 +128,7 @@ k6run() { # name port mode path
     "${which[@]}" -e POINTS_PATH="$4" -e MODE="$3" -e VUS="$vus" -e DURATION="${secs}s" \
     -e SUMMARY_DIR="$out" -e SUMMARY_NAME="$1-$3" k6-tests/route/readers.js >/dev/null 2>&1 || true
 }
-figures() { python3 - "$out/$1-summary.json" "$2" <<'PY'
-import json, sys
-try:
-    m = json.load(open(sys.argv[1]))['metrics']
-except (OSError, ValueError):
-    print('0 0 0 0 0 0 0'); sys.exit()
-if 'http_req_duration' not in m:  # no request ended within the run (all still waiting when it stopped)
-    print('0 0 - - - - 100'); sys.exit()
-d, f, n = m['http_req_duration']['values'], m['http_req_failed']['values'], m['http_reqs']['values']
-# ok/s: answered 2xx per second (a dead or refusing instance fails fast and must not count as throughput); a sustained
-# run's over its window (k6's own rate counts the graceful stop too, which one request stuck to its timeout stretches)
-ok = n['count'] * (1 - f['rate'])
-print(n['count'], round(ok / float(sys.argv[2]) if sys.argv[2] != '-' else n['rate'] * (1 - f['rate']), 1),
-      round(d['med']), round(d['p(95)']), round(d['avg']), round(d['max']), round(f['rate'] * 100, 1))
-PY
-}
+figures() { scripts/bench/route-figures.py "$out/$1-summary.json" "$2"; }
 gcstat() { { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" || true; } | awk '
   /^jvm_gc_pause_seconds_sum/ {s+=$NF} /^jvm_gc_pause_seconds_count/ {c+=$NF}
   /^jvm_gc_memory_allocated_bytes_total/ {a=$NF} /^jvm_gc_memory_promoted_bytes_total/ {p=$NF}

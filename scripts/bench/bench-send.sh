@@ -108,23 +108,7 @@ row() { # phase run-name
   m=$(hikari_timeouts "$PERFLAB_MAIL_PORT"); s=$(hikari_timeouts "$PERFLAB_SEND_PORT")
   drain || true
   t=$(scripts/test/delivery-count.py "$2" --json || true)
-  python3 - "$1" "$OUT/$2-summary.json" "$m" "$s" "$t" "$RESULTS" <<'PY' | tee -a "$REPORT"
-import json, sys
-phase, summary, mail_to, send_to, count, results = sys.argv[1:7]
-m = json.load(open(summary))["metrics"]
-v = lambda name, key: m.get(name, {}).get("values", {}).get(key, 0)
-c = json.loads(count) if count else {}
-secs = m["http_reqs"]["values"]["count"] / m["http_reqs"]["values"]["rate"]
-print(f"{phase:<20} {v('mail_send_accepted','count') / secs:>10.1f} {v('mail_send_duration','p(95)'):>8.0f} "
-      f"{v('mail_send_duration','avg'):>8.0f} {int(v('mail_send_overloaded','count')):>6} {int(v('mail_send_server_errors','count')):>5} "
-      f"{mail_to:>7}/{send_to:<4} {c.get('committed_mails','?'):>9} {c.get('delivered_once','?'):>9} "
-      f"{c.get('missing','?'):>7} {c.get('duplicates','?'):>5} {c.get('without_committed_mail','?'):>7}")
-with open(results, "a") as f:
-    f.write(json.dumps(dict(c, phase=phase, accepted_per_s=v('mail_send_accepted', 'count') / secs,
-                            p95_ms=v('mail_send_duration', 'p(95)'), avg_ms=v('mail_send_duration', 'avg'),
-                            overloaded=v('mail_send_overloaded', 'count'), server_errors=v('mail_send_server_errors', 'count'),
-                            hikari_timeouts=int(mail_to) + int(send_to))) + "\n")
-PY
+  scripts/bench/send-row.py "$1" "$OUT/$2-summary.json" "$m" "$s" "$t" "$RESULTS" | tee -a "$REPORT"
 }
 
 {
@@ -163,27 +147,5 @@ done
 scripts/stack/stack.sh stop mail >/dev/null; scripts/stack/stack.sh stop send >/dev/null
 scripts/stack/stack.sh start mail send >/dev/null
 scripts/stack/stack.sh up >/dev/null
-python3 - "$RESULTS" "$CHECK" <<'PY' | tee -a "$REPORT"
-import json, sys
-rows = {r["phase"]: r for r in map(json.loads, open(sys.argv[1]))}
-base, fixed = rows.get("nested-requires-new"), rows.get("outbox")
-if base and fixed and base["accepted_per_s"]:
-    print(f"outbox / nested-requires-new: {fixed['accepted_per_s'] / base['accepted_per_s']:.1f}x accepted/s, "
-          f"p95 {base['p95_ms'] / max(fixed['p95_ms'], 1):.1f}x lower")
-problems = []
-for phase, r in rows.items():
-    if phase == "nested-requires-new":
-        continue  # the seed's design: its half-written rows are reported, not judged
-    if r.get("missing", 1) or r.get("without_committed_mail", 1):
-        problems.append(f"{phase}: {r.get('missing')} committed mails not delivered, {r.get('without_committed_mail')} messages without a committed mail")
-    if phase != "faults" and r.get("duplicates", 1):
-        problems.append(f"{phase}: {r['duplicates']} duplicate messages")
-if fixed and (fixed["overloaded"] or fixed["server_errors"] or fixed["hikari_timeouts"]):
-    problems.append(f"outbox: {fixed['overloaded']:.0f} 503s, {fixed['server_errors']:.0f} 5xx, {fixed['hikari_timeouts']} pool timeouts")
-if base and not (base["hikari_timeouts"] or base["overloaded"]):
-    problems.append("nested-requires-new did not starve the pool: the baseline no longer reproduces seed 000")
-for p in problems:
-    print("CHECK FAILED: " + p)
-sys.exit(1 if problems and sys.argv[2] == "1" else 0)
-PY
+scripts/bench/send-check.py "$RESULTS" "$CHECK" | tee -a "$REPORT"
 log "report: $REPORT"

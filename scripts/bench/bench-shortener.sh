@@ -19,9 +19,8 @@ pids=()
 trap 'kill "${pids[@]}" 2>/dev/null || true' EXIT
 for spec in snowflake:18084 mongo-sequence:18085; do
   strategy=${spec%%:*}; port=${spec##*:}
-  launch="$(launch_jar services/shortener/target/shortener.jar)"
-  SERVER_PORT=$port MANAGEMENT_SERVER_PORT=$(mgmt_port $port) PERFLAB_SHORTENER_IDSTRATEGY=$strategy \
-    JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$(aot_opts shortener "$launch")" java -jar "$launch" >"$out/shortener-$strategy.log" 2>&1 &
+  start_jvm shortener services/shortener/target/shortener.jar "$port" "$out/shortener-$strategy.log" \
+    PERFLAB_SHORTENER_IDSTRATEGY="$strategy"
   pids+=($!)
 done
 await_ready 18084 "${pids[0]}" "$out/shortener-snowflake.log" && await_ready 18085 "${pids[1]}" "$out/shortener-mongo-sequence.log" || exit 1

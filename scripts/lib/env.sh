@@ -176,6 +176,36 @@ launch_jar() {  # JAR
   echo "$dir/$(basename "$jar")"
 }
 
+# The scripts' one way to start an app (a Spring Boot jar of services/, gateway/ or bench/), the stack's, the
+# seeders' and the benches' alike: launched as the images launch it (launch_jar), the local profile, on PORT with its
+# actuator on PORT + 1000 (PORT -: no web server, a seeder), JAVA_TOOL_OPTIONS $PERFLAB_JVM_OPTS and the build's AOT
+# cache (aot_opts NAME), then the caller's VAR=VALUE settings: a JAVA_TOOL_OPTIONS among them replaces the default,
+# cache and all (a bench's own heap). Its readiness: await_ready PORT PID LOG. (The stores' own jars, mongo-wire,
+# GreenMail and sms-sink, are plain Java programs, started as commands.)
+# app_jvm NAME JAR PORT [VAR=VALUE...]: the command, into the array APP_JVM (the stack's `start` runs it under nohup)
+app_jvm() {
+  local name=$1 jar=$2 port=$3 launch v own_opts=""; shift 3
+  launch="$(launch_jar "$jar")" || return 1
+  for v in "$@"; do [[ $v != JAVA_TOOL_OPTIONS=* ]] || own_opts=1; done
+  APP_JVM=(env SPRING_PROFILES_ACTIVE=local)
+  [ "$port" = - ] || APP_JVM+=(SERVER_PORT="$port" MANAGEMENT_SERVER_PORT="$(mgmt_port "$port")")
+  [ -n "$own_opts" ] || APP_JVM+=(JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$(aot_opts "$name" "$launch")")
+  APP_JVM+=("$@" java -jar "$launch")
+}
+# start_jvm [--append] NAME JAR PORT LOG [VAR=VALUE...] [-- ARGS...]: that command with the app's ARGS, in the
+# background ($! is its JVM), its output to LOG (emptied first, unless --append: a revived instance's log follows its
+# predecessor's)
+start_jvm() {
+  local to='>' vars=() name jar port log
+  [ "$1" != --append ] || { to='>>'; shift; }
+  name=$1 jar=$2 port=$3 log=$4; shift 4
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
+  [ $# -eq 0 ] || shift
+  app_jvm "$name" "$jar" "$port" "${vars[@]}" || return 1
+  [ "$to" = '>>' ] || : >"$log"
+  "${APP_JVM[@]}" "$@" >>"$log" 2>&1 &
+}
+
 # The JDK AOT cache of an app's launch jar (scripts/stack/stack.sh trains it, once per build): its path for this build, JVM
 # and flags, there or not. Every JVM of the app started with $PERFLAB_JVM_OPTS from that launch jar maps it (the
 # stack's, and the seeders' of scripts/stack/seed.sh).

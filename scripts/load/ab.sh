@@ -131,20 +131,7 @@ for arm in A B; do
   scraped=$(scraped_after "$end")   # one more scrape of the service before it restarts (the plots' last points)
   arms+=("$arm,$value,$testid,$start,$end,$status,$scraped")
 done
-AB_ENV=${AB_ENV:-${AB_SET:-}} AB_CLUSTER=${cluster:-} python3 - "$out/meta.json" "$service" "$switch" "$var" "$script" "$rev" "$prometheus" "${arms[@]}" -- "$@" <<'PY'
-import json, os, sys
-path, service, switch, var, script, rev, prometheus, *rest = sys.argv[1:]
-arms, args = rest[:rest.index("--")], rest[rest.index("--") + 1:]
-keys = ("arm", "value", "testid", "start", "end", "k6_exit", "scraped")
-meta = {"service": service, "switch": switch, "env": var, "both": os.environ["AB_ENV"], "script": script, "args": args, "git": rev,
-        "prometheus": prometheus, "job": f"perflab-{service}",
-        "arms": [dict(zip(keys, a.split(","))) for a in arms]}
-if os.environ["AB_CLUSTER"]:
-    meta["cluster"] = json.loads(os.environ["AB_CLUSTER"])
-for a in meta["arms"]:
-    a["start"], a["end"], a["k6_exit"], a["scraped"] = float(a["start"]), float(a["end"]), int(a["k6_exit"]), float(a["scraped"])
-json.dump(meta, open(path, "w"), indent=2)
-PY
+AB_ENV=${AB_ENV:-${AB_SET:-}} AB_CLUSTER=${cluster:-} scripts/load/ab-meta.py "$out/meta.json" "$service" "$switch" "$var" "$script" "$rev" "$prometheus" "${arms[@]}" -- "$@"
 scripts/load/ab-report.py "$out"
 log "report: $out/report.html (table: $out/report.md)"
 echo "$out"

@@ -11,16 +11,15 @@ mkdir -p "$PERFLAB_RUN/logs"
 
 seed_service() {  # NAME ARGS...: its jar once, no web server; the seeders log progress through a logger named Seeder:
   # shown here (prefixed by the service), the rest kept in the log file
-  local n=$1 jar="$PERFLAB_RUN/jars/$1.jar" log launch; shift
+  local n=$1 jar="$PERFLAB_RUN/jars/$1.jar" log; shift
   # the jar the stack runs, launched as it launches it (its flags, its AOT cache when trained): three seeders starting
   # beside the stack took 18-25 s each without one
   [ -f "$jar" ] && cmp -s "$jar" "services/$n/target/$n.jar" || jar="services/$n/target/$n.jar"
-  launch="$(launch_jar "$jar")" || return 1
-  # the log exists before tail opens it: the seeder's own redirection may come later (seen: tail found no file, and
-  # the seed of a service that had succeeded was reported failed)
-  log="$PERFLAB_RUN/logs/seed-$n.log"; : >"$log"
-  SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$(aot_opts "$n" "$launch")" java -jar "$launch" --spring.main.web-application-type=none \
-    "$@" --logging.structured.format.console= >>"$log" 2>&1 &
+  # start_jvm empties the log before the JVM starts, so tail finds it (seen, when the seeder's own redirection came
+  # later: tail found no file, and the seed of a service that had succeeded was reported failed)
+  log="$PERFLAB_RUN/logs/seed-$n.log"
+  start_jvm "$n" "$jar" - "$log" -- --spring.main.web-application-type=none "$@" --logging.structured.format.console= \
+    || return 1
   local pid=$!
   # progress only: its end is the seeder's (--pid), and its status is not the seed's
   { tail -n +1 --pid="$pid" -f "$log" 2>/dev/null || true; } \

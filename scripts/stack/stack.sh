@@ -192,20 +192,13 @@ aot_train_stop() {  # the whole session at once: a training JVM asked to stop wo
 # start_apps name:module:port...: every app that is not running its current build is stopped and all of them started
 # before any is waited for (a JVM start is mostly one core's work), each from its build's AOT cache when there is one
 start_apps() {
-  local app n m p launch cache starting=()
+  local app n m p
   mkdir -p "$AOT_LOCAL"
   for app in "$@"; do
     IFS=: read -r n m p <<<"$app"
     prepare_app "$n" "$m" || continue
-    launch="$(launch_jar "$PERFLAB_RUN/jars/$n.jar")"
-    cache=""; [ "${AOT:-1}" = 0 ] || cache="$(aot_cache "$n" "$launch")"
-    starting+=("$n:$p:$launch:$cache")
-  done
-  for app in "${starting[@]}"; do
-    IFS=: read -r n p launch cache <<<"$app"
-    local aot=""; [ -z "$cache" ] || [ ! -s "$cache" ] || aot=" -XX:AOTCache=$cache"
-    SERVER_PORT="$p" MANAGEMENT_SERVER_PORT="$(mgmt_port "$p")" SPRING_PROFILES_ACTIVE=local \
-      JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" start "$n" java -jar "$launch"
+    app_jvm "$n" "$PERFLAB_RUN/jars/$n.jar" "$p" || { log "$n: its launch jar could not be extracted"; exit 1; }
+    start "$n" "${APP_JVM[@]}"
   done
 }
 

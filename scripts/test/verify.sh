@@ -19,11 +19,12 @@ check() {  # name command...
 scripts_syntax() {
   local f rc=0
   for f in scripts/*/*.sh; do bash -n "$f" || rc=1; done
+  python3 -m py_compile scripts/*/*.py scripts/test/unit/*.py || rc=1
   return $rc
 }
 
 check "Java: every module and its tests compiled (./mvnw -DskipTests install)" ./mvnw -B -ntp -q -DskipTests install
-check "scripts: bash syntax of every script" scripts_syntax
+check "scripts: syntax of every script (bash -n, py_compile)" scripts_syntax
 check "scripts: their own tests (python3 -m unittest, scripts/test/unit)" python3 -m unittest discover -s scripts/test/unit
 check "charts: static checks (scripts/test/test-chart.sh --no-cluster)" scripts/test/test-chart.sh --no-cluster
 check "infra: terraform and workflows (scripts/test/test-infra.sh)" scripts/test/test-infra.sh
