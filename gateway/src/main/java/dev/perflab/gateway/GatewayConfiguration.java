@@ -17,7 +17,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import org.springframework.data.redis.listener.ReactiveRedisMessageListenerContainer;
 import org.springframework.http.server.reactive.observation.ServerRequestObservationContext;
 
 import dev.perflab.gateway.edge.EdgeCache;
@@ -110,19 +109,13 @@ class GatewayConfiguration {
 			return new EdgeCacheFilter(cache);
 		}
 
-		@Bean(destroyMethod = "destroy")
-		ReactiveRedisMessageListenerContainer edgeInvalidationContainer(ReactiveRedisConnectionFactory redis) {
-			return new ReactiveRedisMessageListenerContainer(redis);
-		}
-
 		@Bean
-		EdgeInvalidationListener edgeInvalidationListener(EdgeCache cache,
-				ReactiveRedisMessageListenerContainer container, ReactiveStringRedisTemplate redis,
-				ObjectProvider<ClientResources> lettuce) {
+		EdgeInvalidationListener edgeInvalidationListener(EdgeCache cache, ReactiveRedisConnectionFactory connections,
+				ReactiveStringRedisTemplate redis, ObjectProvider<ClientResources> lettuce) {
 			ClientResources resources = lettuce.getIfAvailable();
 			Flux<?> losses = resources == null ? Flux.never()
 					: resources.eventBus().get().filter(DisconnectedEvent.class::isInstance);
-			return new EdgeInvalidationListener(cache, container, redis, losses);
+			return new EdgeInvalidationListener(cache, connections, redis, losses);
 		}
 	}
 }

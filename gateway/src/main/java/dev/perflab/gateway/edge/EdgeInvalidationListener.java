@@ -9,9 +9,11 @@ import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.ReactiveRedisConnectionFactory;
 import org.springframework.data.redis.connection.ReactiveSubscription.Message;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
@@ -22,6 +24,10 @@ import org.springframework.scheduling.annotation.Scheduled;
  * Keeps the edge cache subscribed to the shortener's invalidations ({@code <ackKey> <code>} on
  * {@value #CHANNEL}): evicts, then acknowledges with {@code INCR ackKey}, which the shortener waits for before a
  * delete returns. Also hands edge hit counts to the shortener through a Redis hash.
+ * <p>
+ * Redis is not needed to start: each subscription attempt opens its own listener container (whose constructor
+ * connects) off the starting thread, so a gateway started while Redis is away serves, its edge cache off, and
+ * subscribes once Redis answers.
  */
 public class EdgeInvalidationListener implements SmartLifecycle {
 
@@ -33,7 +39,7 @@ public class EdgeInvalidationListener implements SmartLifecycle {
 
 	private final EdgeCache cache;
 
-	private final ReactiveRedisMessageListenerContainer container;
+	private final ReactiveRedisConnectionFactory connections;
 
 	private final ReactiveStringRedisTemplate redis;
 
@@ -45,10 +51,10 @@ public class EdgeInvalidationListener implements SmartLifecycle {
 	 * @param connectionLosses emits whenever a Redis connection drops (Lettuce's DisconnectedEvent); any drop counts,
 	 * since telling the subscriber's connection apart is not worth a cache that might miss an invalidation
 	 */
-	public EdgeInvalidationListener(EdgeCache cache, ReactiveRedisMessageListenerContainer container,
+	public EdgeInvalidationListener(EdgeCache cache, ReactiveRedisConnectionFactory connections,
 			ReactiveStringRedisTemplate redis, Flux<?> connectionLosses) {
 		this.cache = cache;
-		this.container = container;
+		this.connections = connections;
 		this.redis = redis;
 		this.connectionLosses = connectionLosses;
 	}
@@ -66,13 +72,19 @@ public class EdgeInvalidationListener implements SmartLifecycle {
 			.subscribe();
 	}
 
-	/** The cache goes live only once Redis has confirmed the SUBSCRIBE, never before. */
+	/**
+	 * The cache goes live only once Redis has confirmed the SUBSCRIBE, never before. The container is this
+	 * attempt's own, destroyed when the attempt ends (a lost connection, a stop).
+	 */
 	private Flux<Message<String, String>> invalidations() {
-		return container.receiveLater(ChannelTopic.of(CHANNEL)).flatMapMany(messages -> {
-			cache.subscribed();
-			log.info("edge cache live: subscribed to {}", CHANNEL);
-			return messages;
-		});
+		return Flux.usingWhen(
+				Mono.fromCallable(() -> new ReactiveRedisMessageListenerContainer(connections))
+					.subscribeOn(Schedulers.boundedElastic()),
+				container -> container.receiveLater(ChannelTopic.of(CHANNEL)).flatMapMany(messages -> {
+					cache.subscribed();
+					log.info("edge cache live: subscribed to {}", CHANNEL);
+					return messages;
+				}), ReactiveRedisMessageListenerContainer::destroyLater);
 	}
 
 	/**
