@@ -32,18 +32,18 @@ def per_window(prometheus, t0, end, expr):
 
 def main(t0, work, prometheus, run, services):
     runs = f'testid=~"{run}-(surge|steady)"'
-    end = t0 + 10 * math.ceil((max(int(line.split("\t")[0]) for line in open(f"{work}/hpa.tsv")) - t0) / 10)
+    with open(f"{work}/hpa.tsv") as f:  # epoch, service, "current desired cpu%", "all live"
+        samples = [line.rstrip("\n").split("\t") for line in f if line.strip()]
+    end = t0 + 10 * math.ceil((max(int(t) for t, *_ in samples) - t0) / 10)
     rates = per_window(prometheus, t0, end, f"sum(increase(k6_http_reqs_total{{{runs}}}[10s])) / 10")
     p95s = per_window(prometheus, t0, end,
                       f"histogram_quantile(0.95, sum(increase(k6_http_req_duration_seconds{{{runs}}}[10s]))) * 1000")
     status, peak = {}, {s: 0 for s in services}
-    with open(f"{work}/hpa.tsv") as f:  # epoch, service, "current desired cpu%", "all live"
-        for line in f:
-            t, service, hpa, pods = line.rstrip("\n").split("\t")
-            every, live = map(int, pods.split())
-            hpa = (hpa.split() + ["-"] * 3)[:3]
-            status[(int(t) - t0) // 10, service] = f"{hpa[0]}/{hpa[1]} · {hpa[2]}% · {live}/{every}"  # window's last
-            peak[service] = max(peak[service], live)
+    for t, service, hpa, pods in samples:
+        every, live = map(int, pods.split())
+        hpa = (hpa.split() + ["-"] * 3)[:3]
+        status[(int(t) - t0) // 10, service] = f"{hpa[0]}/{hpa[1]} · {hpa[2]}% · {live}/{every}"  # window's last
+        peak[service] = max(peak[service], live)
     slow = []
     with open(f"{work}/hpa-slow.tsv") as f:  # start, end, status, bytes, exit
         for line in f:
