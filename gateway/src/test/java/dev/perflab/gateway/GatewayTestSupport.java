@@ -7,6 +7,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.UUID;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
@@ -15,6 +18,8 @@ import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One gateway for every test class (same configuration, so Spring's context cache shares it), wired to real Redis
@@ -57,6 +62,9 @@ abstract class GatewayTestSupport {
 	@Autowired
 	StringRedisTemplate redis;
 
+	@Autowired
+	MeterRegistry meters;
+
 	@DynamicPropertySource
 	static void wiring(DynamicPropertyRegistry registry) throws IOException {
 		String upstream = "http://127.0.0.1:" + UPSTREAM.port();
@@ -73,6 +81,13 @@ abstract class GatewayTestSupport {
 		registry.add("spring.data.redis.client-name", () -> REDIS_CLIENT_NAME);
 		// the same route files the local stack loads, from the repository (tests run in gateway/)
 		registry.add("perflab.gateway.routes.dir", () -> ROUTES.toString());
+	}
+
+	/** 1 while the rate limiter decides locally (its Redis not answering), 0 while Redis decides. */
+	double rateLimiterLocal() {
+		Gauge gauge = meters.find("perflab.gateway.rate.limiter.local").gauge();
+		assertThat(gauge).as("the limiter's mode gauge").isNotNull();
+		return gauge.value();
 	}
 
 	HttpRequest.Builder request(String path) {

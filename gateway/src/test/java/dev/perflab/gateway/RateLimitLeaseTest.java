@@ -3,10 +3,8 @@ package dev.perflab.gateway;
 import java.net.http.HttpResponse;
 import java.util.Properties;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -21,9 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RateLimitLeaseTest extends GatewayTestSupport {
 
 	static final DedicatedRedis REDIS = new DedicatedRedis();
-
-	@Autowired
-	MeterRegistry meters;
 
 	@DynamicPropertySource
 	static void ownRedisAndALargerBurst(DynamicPropertyRegistry registry) {

@@ -13,10 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.awaitility.Awaitility;
 
-import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,9 +23,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * which version is current.
  */
 class RevalidatedBodyCacheTest extends GatewayTestSupport {
-
-	@Autowired
-	MeterRegistry meters;
 
 	@Test
 	void aSecondReaderGetsTheWholeBodyWhileTheServiceSentOnlyA304() {
