@@ -1066,7 +1066,7 @@ pair_on_host() {  # ID TEST RATE SECONDS: k6 on this host, its CPU sampled into 
 }
 pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtest chart's TEST on that node, its k6
   # process's CPU sampled into $WORK/ID.samples; the run's release uninstalled after it
-  local where=() values=() run pid="" sampler end t=$3 warmup=3s
+  local where=() values=() run pid="" sampler end state t=$3 warmup=3s
   [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
   [ "$t" = office-day ] && values=("${DAY_VALUES[@]}") warmup=5s
   load_install "perflab-$2" "$2" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${values[@]}" \
@@ -1080,7 +1080,8 @@ pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtes
   done
   python3 scripts/lib/generator.py sample "$pid" "$WORK/$2.samples" &
   sampler=$!
-  k -n "$NS" wait --for=condition=complete "job/$run" --timeout=$(($5 + 120))s >/dev/null || { k -n "$NS" logs "job/$run" | tail >&2; return 1; }
+  state="$(job_done "$run" $(($5 + 120)))"   # a failed runner ends the arm at once, not at the timeout
+  [[ "$state" == *Complete* ]] || { echo "  the runner's Job $run: ${state:-not done in $(($5 + 120)) s}" >&2; k -n "$NS" logs "job/$run" | tail >&2; return 1; }
   wait "$sampler"
   h uninstall "perflab-$2" -n "$NS" --wait --timeout 1m >/dev/null
 }
