@@ -26,10 +26,13 @@ scripts/test/test-chart.sh); each suite's `it` begins with the name the check ha
   comments), gateway_routes_are_the_repository_files_* (config/gateway/routes), loadtest_ships_the_k6_scripts_*
   (k6-tests/), hpa_replaces_replicas_* (the services ci/hpa-values.yaml autoscales).
 """
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -650,17 +653,33 @@ def secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
     assert env(seed, "mail-seed", "Job")["SPRING_CONFIG_IMPORT"] == "optional:configtree:/etc/perflab/secrets/"
 
 
-def run_with_fakes(script, fakes, tmp, env_vars):
-    """Runs a container's shell script with each of `fakes` on PATH as a program that records its argv and stdin."""
+# The fake programs the rendered shell runs, written once, before the tests' threads start: a program written by one
+# test and run at once could fail with "Text file busy" (exit 126) when another thread forked meanwhile, its child
+# holding the file open for writing until it exec'd (seen one run in many). A test links its fakes to these.
+FAKES = Path(tempfile.mkdtemp(prefix="perflab-chart-fakes."))
+atexit.register(shutil.rmtree, FAKES, True)
+(FAKES / "record").write_text('#!/bin/sh\nn=$(basename "$0")\nprintf "%s\\n" "$*" >> "$FAKE_DIR/$n.argv"\n'
+                              'cat >> "$FAKE_DIR/$n.stdin"\nenv >> "$FAKE_DIR/$n.env"\n')
+(FAKES / "print-argv").write_text('#!/bin/sh\nfor a in "$(basename "$0")" "$@"; do printf "%s\\0" "$a"; done\n')
+for _fake in FAKES.iterdir():
+    _fake.chmod(0o755)
+
+
+def fake_bin(tmp, fakes, kind="record"):
+    """A PATH directory in tmp where each name of `fakes` is the fake program `kind` (links, nothing written to run)."""
     bindir = Path(tmp) / "bin"
     bindir.mkdir(exist_ok=True)
     for name in fakes:
-        fake = bindir / name
-        fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$*" >> "{tmp}/{name}.argv"\ncat >> "{tmp}/{name}.stdin"\n'
-                        f'env >> "{tmp}/{name}.env"\n')
-        fake.chmod(0o755)
+        if not (bindir / name).is_symlink():
+            (bindir / name).symlink_to(FAKES / kind)
+    return bindir
+
+
+def run_with_fakes(script, fakes, tmp, env_vars):
+    """Runs a container's shell script with each of `fakes` on PATH as a program that records its argv and stdin."""
+    bindir = fake_bin(tmp, fakes)
     subprocess.run(["sh", "-ec", script], check=True, capture_output=True, text=True, stdin=subprocess.DEVNULL,
-                   env={"PATH": f"{bindir}:/usr/bin:/bin", **env_vars})
+                   env={"PATH": f"{bindir}:/usr/bin:/bin", "FAKE_DIR": str(tmp), **env_vars})
     read = lambda n, part: (Path(tmp) / f"{n}.{part}").read_text() if (Path(tmp) / f"{n}.{part}").exists() else ""
     return {n: {part: read(n, part) for part in ("argv", "stdin", "env")} for n in fakes}
 
@@ -877,11 +896,9 @@ def operator_runner_command(testrun, index):
 
 def job_runner_command(container, index, tmp):
     """What the Job's runner container runs at completion index `index` (0..n-1): its shell, with `k6` printing argv."""
-    fake = Path(tmp) / "k6"
-    fake.write_text('#!/bin/sh\nfor a in k6 "$@"; do printf "%s\\0" "$a"; done\n')
-    fake.chmod(0o755)
+    bindir = fake_bin(tmp, ["k6"], "print-argv")
     out = subprocess.run(container["command"], capture_output=True, check=True,
-                         env={"PATH": f"{tmp}:/usr/bin:/bin", "JOB_COMPLETION_INDEX": str(index)}).stdout
+                         env={"PATH": f"{bindir}:/usr/bin:/bin", "JOB_COMPLETION_INDEX": str(index)}).stdout
     return out.decode().split("\0")[:-1]
 
 
