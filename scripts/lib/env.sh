@@ -196,13 +196,13 @@ app_jvm() {
 # background ($! is its JVM), its output to LOG (emptied first, unless --append: a revived instance's log follows its
 # predecessor's)
 start_jvm() {
-  local to='>' vars=() name jar port log
-  [ "$1" != --append ] || { to='>>'; shift; }
+  local append="" vars=() name jar port log
+  [ "$1" != --append ] || { append=1; shift; }
   name=$1 jar=$2 port=$3 log=$4; shift 4
   while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
   [ $# -eq 0 ] || shift
   app_jvm "$name" "$jar" "$port" "${vars[@]}" || return 1
-  [ "$to" = '>>' ] || : >"$log"
+  [ -n "$append" ] || : >"$log"
   "${APP_JVM[@]}" "$@" >>"$log" 2>&1 &
 }
 
