@@ -50,6 +50,8 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 		}
 		if (ReadRetryFilter.unreachable(ex)) {
 			// a pod coming back or being replaced: worth asking again shortly
+			log.info("{} {}: the service is not reachable ({}), answered 503 request_id={}", exchange.getRequest().getMethod(),
+					LoggedPath.of(path), ReadRetryFilter.cause(ex), exchange.getAttributes().get(RequestIdFilter.ATTRIBUTE));
 			exchange.getResponse().getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
 			return Problems.write(exchange.getResponse(), HttpStatus.SERVICE_UNAVAILABLE, "upstream-unavailable",
 					"The service is not reachable; retry later", path);

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -38,6 +40,8 @@ import org.springframework.web.server.ServerWebExchange;
 @ConditionalOnProperty(name = "perflab.gateway.read-retry", havingValue = "connection-failures", matchIfMissing = true)
 class ReadRetryFilter implements GlobalFilter, Ordered {
 
+	private static final Logger log = LoggerFactory.getLogger(ReadRetryFilter.class);
+
 	static final int RETRIES = 2;
 
 	private static final Duration FIRST_BACKOFF = Duration.ofMillis(50);
@@ -55,7 +59,13 @@ class ReadRetryFilter implements GlobalFilter, Ordered {
 		return chain.filter(exchange)
 			.onErrorResume(e -> retry < RETRIES && !exchange.getResponse().isCommitted() && unreachable(e), e -> {
 				ServerWebExchangeUtils.reset(exchange);
-				return Mono.delay(FIRST_BACKOFF.multipliedBy(1L << retry))
+				Duration backoff = FIRST_BACKOFF.multipliedBy(1L << retry);
+				// rare (a pod coming or going), and the one place that tells where a read failed: a refused connect
+				// (nothing reached the service) or a connection closed under it (the service had the request)
+				log.info("{} {}: attempt {} failed ({}), asked again in {} ms request_id={}", exchange.getRequest().getMethod(),
+						LoggedPath.of(exchange.getRequest().getPath().value()), retry + 1, cause(e), backoff.toMillis(),
+						exchange.getAttributes().get(RequestIdFilter.ATTRIBUTE));
+				return Mono.delay(backoff)
 					.then(Mono.defer(() -> attempt(exchange, chain, retry + 1)));
 			});
 	}
@@ -74,6 +84,15 @@ class ReadRetryFilter implements GlobalFilter, Ordered {
 			io |= t instanceof IOException;
 		}
 		return io;
+	}
+
+	/** The innermost cause, by type and message: what the transport said (a refused connect, a premature close). */
+	static String cause(Throwable e) {
+		Throwable root = e;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		return root.getClass().getSimpleName() + ": " + root.getMessage();
 	}
 
 	@Override
