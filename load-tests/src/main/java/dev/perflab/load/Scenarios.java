@@ -1,0 +1,37 @@
+package dev.perflab.load;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import dev.perflab.load.lib.BadInput;
+import dev.perflab.load.lib.Scenario;
+import dev.perflab.load.shortener.ShortenerSmoke;
+
+/**
+ * Every scenario the runner knows, by name.
+ */
+final class Scenarios {
+
+	private static final Map<String, Scenario> ALL = List
+		.<Scenario>of(new ShortenerSmoke())
+		.stream()
+		.collect(Collectors.toMap(Scenario::name, Function.identity(), (a, b) -> a, java.util.TreeMap::new));
+
+	private Scenarios() {
+	}
+
+	static List<String> names() {
+		return List.copyOf(ALL.keySet());
+	}
+
+	static Scenario named(String name) {
+		Scenario scenario = ALL.get(name);
+		if (scenario == null) {
+			throw new BadInput("scenario " + name + ": unknown, one of " + String.join(", ", names()));
+		}
+		return scenario;
+	}
+
+}

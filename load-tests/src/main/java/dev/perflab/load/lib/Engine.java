@@ -1,0 +1,112 @@
+package dev.perflab.load.lib;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.jmeter.engine.StandardJMeterEngine;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jorphan.collections.HashTree;
+
+import us.abstracta.jmeter.javadsl.core.DslTestPlan;
+import us.abstracta.jmeter.javadsl.core.DslTestPlan.TestPlanChild;
+import us.abstracta.jmeter.javadsl.core.TestPlanStats;
+import us.abstracta.jmeter.javadsl.core.engines.EmbeddedJmeterEngine;
+import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroupChild;
+import us.abstracta.jmeter.javadsl.http.DslHttpSampler.HttpClientImpl;
+
+import static us.abstracta.jmeter.javadsl.JmeterDsl.httpCache;
+import static us.abstracta.jmeter.javadsl.JmeterDsl.httpCookies;
+import static us.abstracta.jmeter.javadsl.JmeterDsl.httpDefaults;
+import static us.abstracta.jmeter.javadsl.JmeterDsl.testPlan;
+import static us.abstracta.jmeter.javadsl.JmeterDsl.threadGroup;
+
+/**
+ * Runs a scenario's iteration in JMeter's embedded engine, open or closed, and ends the run as k6 ends a scenario:
+ * when the last arrival is due and every iteration still running has finished, or when the graceful stop runs out
+ * (then the run is cut first, so what is interrupted is not counted).
+ * <p>
+ * Requests go through the JDK's HttpURLConnection (JMeter's Java implementation): its keep-alive cache is one for the
+ * process, so an open model's arrivals, each a new JMeter thread, reuse connections as k6's VUs did; with HttpClient 4
+ * every arrival's thread would open and close connections of its own.
+ */
+final class Engine {
+
+	private Engine() {
+	}
+
+	static void run(Run run, String runId, Load load, Duration gracefulStop, List<ThreadGroupChild> iteration)
+			throws IOException, InterruptedException {
+		System.setProperty("http.maxConnections", Integer.toString(Math.max(5, run.cap())));
+		// a POST on a connection the server had closed must fail, not be sent twice
+		System.setProperty("sun.net.http.retryPost", "false");
+		IterationGate gate = new IterationGate(runId, iteration);
+		Duration end;
+		TestPlanChild group;
+		Runnable stop;
+		if (load instanceof Load.Closed closed) {
+			group = threadGroup("closed model", closed.vus(), closed.duration(), gate);
+			end = closed.duration().plus(closed.gracefulStop());
+			stop = StandardJMeterEngine::stopEngineNow;
+		}
+		else {
+			OpenModel open = new OpenModel(run.schedule().text(), List.of(gate));
+			group = open;
+			end = Duration.ofMillis(Math.round(run.schedule().arrivalSeconds() * 1000)).plus(gracefulStop);
+			stop = open::end;
+		}
+		List<TestPlanChild> children = new ArrayList<>(List.of(
+				httpDefaults().clientImpl(HttpClientImpl.JAVA)
+					.connectionTimeout(Duration.ofSeconds(10))
+					.responseTimeout(Duration.ofSeconds(60)),
+				httpCache().disable(), httpCookies().disable(), Clock.start(), Clock.stop(), group, new Recorder(runId)));
+		DslTestPlan plan = testPlan(children.toArray(TestPlanChild[]::new));
+		Thread stopper = Thread.ofPlatform().daemon().name("perflab-stopper").start(() -> stop(run, load, end, stop));
+		try {
+			new Quiet().prop("sampleresult.default.encoding", "UTF-8")
+				.prop("summariser.out", "false")
+				.prop("summariser.log", "false")
+				.run(plan);
+		}
+		finally {
+			stopper.interrupt();
+		}
+	}
+
+	/** Ends an open run once it has nothing left to do, and any run when its graceful stop is over. */
+	private static void stop(Run run, Load load, Duration end, Runnable stop) {
+		try {
+			long start;
+			while ((start = JMeterContextService.getTestStartTime()) == 0) {
+				Thread.sleep(10);
+			}
+			while (true) {
+				Thread.sleep(20);
+				long now = System.currentTimeMillis();
+				boolean done = load instanceof Load.Open && run.seen() >= run.schedule().arrivals()
+						&& run.inFlight() == 0;
+				if (done || now >= start + end.toMillis()) {
+					if (!done) {
+						run.cut();
+					}
+					stop.run();
+					return;
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	/** The DSL's embedded engine without its own statistics collector: the run's recorder counts every request. */
+	private static final class Quiet extends EmbeddedJmeterEngine {
+
+		@Override
+		protected void addStatsCollector(HashTree testPlanTree, TestPlanStats stats) {
+		}
+
+	}
+
+}

@@ -1,0 +1,22 @@
+package dev.perflab.load.lib;
+
+/**
+ * One iteration of a scenario as its thread sees it: its number in the run (unique, 0-based), its phase, its caller
+ * and when it began; {@code dropped} names why it never ran ({@code in_flight_cap} or {@code late}), null when it ran.
+ */
+public record Iteration(long number, Phase phase, int caller, long began, String dropped) {
+
+	/** The JMeter variable that holds the iteration of the thread's current iteration. */
+	public static final String VARIABLE = "perflab.iteration";
+
+	/** The JMeter variable that holds the caller's bearer token ({@code Bearer ${perflab.token}}). */
+	public static final String TOKEN = "perflab.token";
+
+	/** The JMeter variable that holds the iteration's number, as text for requests' bodies and paths. */
+	public static final String NUMBER = "perflab.number";
+
+	public boolean ran() {
+		return this.dropped == null;
+	}
+
+}

@@ -1,0 +1,165 @@
+package dev.perflab.load.lib;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.apache.jmeter.assertions.AssertionResult;
+import org.apache.jmeter.samplers.SampleResult;
+import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jmeter.threads.JMeterVariables;
+
+/**
+ * What every thread of one run shares: the schedule its arrivals keep, the cap on iterations in flight, the callers,
+ * and the metrics each request and iteration adds to.
+ * <p>
+ * An arrival that finds {@link #cap} iterations running is not run and counts as dropped ({@code in_flight_cap}), as
+ * k6 drops an iteration when every VU is busy; one that starts more than {@link #LATE_MS} after its due time counts
+ * as dropped too ({@code late}): the generator could not keep its schedule, so what it measured is suspect. Samples
+ * that end after the run was cut (the graceful stop ran out) are not counted: they are interrupted requests, not the
+ * system's answers.
+ */
+public final class Run {
+
+	/** How late an arrival may start before it counts as dropped; the scheduler's own jitter is far below it. */
+	public static final long LATE_MS = 1000;
+
+	private final Schedule schedule;
+
+	private final int cap;
+
+	private final List<String> tokens;
+
+	private final Map<String, String> trends;
+
+	private final Metrics metrics;
+
+	private final Observer observer;
+
+	private final AtomicInteger inFlight = new AtomicInteger();
+
+	private final AtomicInteger peak = new AtomicInteger();
+
+	private final AtomicLong seen = new AtomicLong();
+
+	private volatile long cutAt = Long.MAX_VALUE;
+
+	/** {@code schedule}: the open model's arrivals; null for a closed model (each thread loops, nothing is due). */
+	public Run(Schedule schedule, int cap, List<String> tokens, Map<String, String> trends, Metrics metrics,
+			Observer observer) {
+		this.schedule = schedule;
+		this.cap = cap;
+		this.tokens = tokens;
+		this.trends = trends;
+		this.metrics = metrics;
+		this.observer = observer;
+	}
+
+	/** Starts the iteration of thread {@code thread} (the arrival's number in an open model), or drops it. */
+	Iteration begin(int thread) {
+		long now = System.currentTimeMillis();
+		long order = this.seen.getAndIncrement();
+		long number = this.schedule != null ? thread : order;
+		Phase phase = this.schedule != null && this.schedule.isWarmup(thread) ? Phase.WARMUP : Phase.MAIN;
+		int caller = this.tokens.isEmpty() ? 0 : (int) ((this.schedule != null ? number : thread) % this.tokens.size());
+		if (this.schedule != null) {
+			long late = now - JMeterContextService.getTestStartTime() - this.schedule.dueMillis(thread);
+			this.metrics.trend("iteration_lateness", phase, "", Math.max(0, late));
+			if (late > LATE_MS) {
+				return drop(new Iteration(number, phase, caller, now, "late"));
+			}
+		}
+		if (this.inFlight.incrementAndGet() > this.cap) {
+			this.inFlight.decrementAndGet();
+			return drop(new Iteration(number, phase, caller, now, "in_flight_cap"));
+		}
+		this.peak.accumulateAndGet(this.inFlight.get(), Math::max);
+		Iteration iteration = new Iteration(number, phase, caller, now, null);
+		JMeterVariables vars = JMeterContextService.getContext().getVariables();
+		vars.putObject(Iteration.VARIABLE, iteration);
+		vars.put(Iteration.NUMBER, Long.toString(number));
+		vars.put(Iteration.TOKEN, this.tokens.isEmpty() ? "" : this.tokens.get(caller));
+		return iteration;
+	}
+
+	private Iteration drop(Iteration iteration) {
+		this.metrics.count("dropped_iterations", iteration.phase(), iteration.dropped(), 1);
+		this.observer.dropped(iteration.phase(), iteration.dropped());
+		return iteration;
+	}
+
+	void end(Iteration iteration) {
+		this.inFlight.decrementAndGet();
+		long now = System.currentTimeMillis();
+		if (now >= this.cutAt) {
+			this.metrics.count("interrupted_iterations", iteration.phase(), "", 1);
+			return;
+		}
+		this.metrics.count("iterations", iteration.phase(), "", 1);
+		this.metrics.trend("iteration_duration", iteration.phase(), "", now - iteration.began());
+		this.observer.iteration(iteration.phase());
+	}
+
+	void sample(SampleResult result) {
+		if (result.getEndTime() >= this.cutAt) {
+			return;
+		}
+		JMeterVariables vars = JMeterContextService.getContext().getVariables();
+		Phase phase = vars.getObject(Iteration.VARIABLE) instanceof Iteration i ? i.phase() : Phase.MAIN;
+		String name = result.getSampleLabel();
+		double ms = vars.getObject(Clock.ELAPSED) instanceof Long nanos ? nanos / 1e6 : result.getTime();
+		boolean failed = !result.isSuccessful();
+		this.metrics.count("http_reqs", phase, name, 1);
+		this.metrics.rate("http_req_failed", phase, name, failed);
+		this.metrics.trend("http_req_duration", phase, name, ms);
+		this.trends.forEach((metric, request) -> {
+			if (request.equals(name)) {
+				this.metrics.trend(metric, phase, "", ms);
+			}
+		});
+		for (AssertionResult assertion : result.getAssertionResults()) {
+			if (assertion instanceof CheckResult) {
+				this.metrics.rate("checks", phase, "", !assertion.isFailure() && !assertion.isError());
+			}
+		}
+		this.observer.request(phase, name, result.getResponseCode(), !failed, ms / 1000);
+	}
+
+	/** Counts one for a scenario's own counter (a {@link Tally}). */
+	void tally(String metric) {
+		Object iteration = JMeterContextService.getContext().getVariables().getObject(Iteration.VARIABLE);
+		this.metrics.count(metric, iteration instanceof Iteration i ? i.phase() : Phase.MAIN, "", 1);
+	}
+
+	/** From now on nothing that ends is counted: what is still running is being interrupted. */
+	public void cut() {
+		this.cutAt = System.currentTimeMillis();
+	}
+
+	/** Arrivals (or, closed, iterations) that reached the gate so far, run or dropped. */
+	public long seen() {
+		return this.seen.get();
+	}
+
+	public int inFlight() {
+		return this.inFlight.get();
+	}
+
+	public int peakInFlight() {
+		return this.peak.get();
+	}
+
+	public int cap() {
+		return this.cap;
+	}
+
+	public Schedule schedule() {
+		return this.schedule;
+	}
+
+	public Metrics metrics() {
+		return this.metrics;
+	}
+
+}

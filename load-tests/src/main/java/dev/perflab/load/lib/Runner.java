@@ -1,0 +1,133 @@
+package dev.perflab.load.lib;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import dev.perflab.load.prometheus.Exporter;
+
+import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroupChild;
+
+/**
+ * One run of one scenario: its schedule from the settings, its setup, the load, then its summaries and its exit
+ * status as k6 gave it (0 thresholds held, 99 a threshold crossed).
+ */
+public final class Runner {
+
+	public static final int PASSED = 0;
+
+	public static final int THRESHOLDS_CROSSED = 99;
+
+	private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+	private Runner() {
+	}
+
+	/** Runs {@code scenario}; a {@link SetupFailed} leaves before any load. */
+	public static int run(Scenario scenario, Settings settings) throws IOException, InterruptedException {
+		Load load = scenario.load(settings);
+		Thresholds thresholds = scenario.thresholds();
+		boolean open = load instanceof Load.Open;
+		Schedule schedule = null;
+		int cap;
+		if (load instanceof Load.Open o) {
+			double rate = settings.rate().orElse(o.rate());
+			schedule = Schedule.of(rate, settings.warmup(),
+					settings.profile().segments(rate, settings.duration().orElse(null)),
+					settings.gracefulStop().plus(Duration.ofSeconds(5)));
+			cap = settings.maxInFlight().orElse(o.maxInFlight());
+		}
+		else {
+			cap = ((Load.Closed) load).vus();
+		}
+		Metrics metrics = metrics(thresholds, open);
+		Exporter exporter = settings.prometheusRemoteWrite().map((url) -> new Exporter(url, labels(scenario, settings)))
+			.orElse(null);
+		Run run = new Run(schedule, cap, settings.tokens(), thresholds.trends(), metrics,
+				exporter != null ? exporter : Observer.NONE);
+		String runId = Registry.put(run);
+		try {
+			Scenario.Context context = new Scenario.Context(settings, new Setup(settings.baseUrl()), run, runId);
+			List<ThreadGroupChild> iteration = scenario.iteration(context);
+			long started = System.nanoTime();
+			Engine.run(run, runId, load, settings.gracefulStop(), iteration);
+			double seconds = (System.nanoTime() - started) / 1e9;
+			if (exporter != null) {
+				finalPush(exporter);
+			}
+			Summary summary = Summary.of(run, thresholds.list(open), seconds, open)
+				.perflab("vuBudget", open ? List.of(budget(schedule, cap, thresholds)) : List.of())
+				.perflab("engine", "Apache JMeter 5.6.3 through jmeter-java-dsl 2.2")
+				.perflab("testid", settings.testid())
+				.perflab("scenario", scenario.name());
+			write(summary, settings.summaryDir(), settings.summaryName(scenario.name()));
+			return summary.failed().isEmpty() ? PASSED : THRESHOLDS_CROSSED;
+		}
+		finally {
+			Registry.remove(runId);
+		}
+	}
+
+	private static Metrics metrics(Thresholds thresholds, boolean open) {
+		Metrics metrics = new Metrics();
+		metrics.declare("http_reqs", Metrics.Kind.COUNTER);
+		metrics.declare("http_req_failed", Metrics.Kind.RATE);
+		metrics.declare("http_req_duration", Metrics.Kind.TREND);
+		metrics.declare("checks", Metrics.Kind.RATE);
+		metrics.declare("iterations", Metrics.Kind.COUNTER);
+		metrics.declare("iteration_duration", Metrics.Kind.TREND);
+		if (open) {
+			metrics.declare("dropped_iterations", Metrics.Kind.COUNTER);
+		}
+		thresholds.trends().keySet().forEach((metric) -> metrics.declare(metric, Metrics.Kind.TREND));
+		return metrics;
+	}
+
+	private static Map<String, String> labels(Scenario scenario, Settings settings) {
+		Map<String, String> labels = new LinkedHashMap<>();
+		labels.put("testid", settings.testid());
+		labels.put("scenario", scenario.name());
+		settings.runner().ifPresent((runner) -> labels.put("runner", runner));
+		return labels;
+	}
+
+	/** What the generator had to keep the schedule with, for the verdict that reads the drops (generator.py). */
+	private static Map<String, Object> budget(Schedule schedule, int cap, Thresholds thresholds) {
+		Map<String, Object> budget = new LinkedHashMap<>();
+		budget.put("scenario", "main");
+		budget.put("peakRate", schedule.peakRate());
+		budget.put("maxVUs", cap);
+		budget.put("sloMs", thresholds.sloMs());
+		return budget;
+	}
+
+	private static void finalPush(Exporter exporter) throws InterruptedException {
+		try {
+			exporter.close();
+		}
+		catch (IOException ex) {
+			System.err.println("prometheus remote write failed at the end of the run: " + ex.getMessage());
+		}
+	}
+
+	private static void write(Summary summary, Path dir, String name) throws IOException {
+		Files.createDirectories(dir);
+		Map<String, Object> data = summary.data();
+		String text = TextReport.of(data, name);
+		Files.writeString(dir.resolve(name + "-summary.json"), JSON.writeValueAsString(data), StandardCharsets.UTF_8);
+		Files.writeString(dir.resolve(name + "-summary.txt"), text, StandardCharsets.UTF_8);
+		System.out.print(text);
+		if (!summary.failed().isEmpty()) {
+			System.out.println("thresholds crossed: " + String.join(", ", summary.failed()));
+		}
+	}
+
+}

@@ -1,0 +1,172 @@
+package dev.perflab.load.lib;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every setting of a run, read once from the environment and then from {@code KEY=VALUE} arguments (an argument wins),
+ * and checked before any load: a bad value is a {@link BadInput} naming the key and the value.
+ *
+ * <pre>
+ *   BASE_URL       the gateway (http://127.0.0.1:8080)
+ *   TOKEN          the bearer token of the only caller, unless CALLER_TOKENS
+ *   CALLER_TOKENS  one bearer token per caller, whitespace-separated; iterations take them round robin
+ *   PROFILE        smoke | average | stress | spike | soak (smoke)
+ *   RATE           iterations/s of the main stage (the scenario's own default)
+ *   DURATION       the main stage's length (the profile's default)
+ *   WARMUP         a warm-up at half the rate before it, reported apart (5s; 0s for none)
+ *   MAX_IN_FLIGHT  iterations running at once at most; an arrival past it is dropped (the scenario's default)
+ *   GRACEFUL_STOP  how long iterations still running when the schedule ends may finish (30s)
+ *   SUMMARY_DIR    where the summaries go (.)
+ *   SUMMARY_NAME   their name, SUMMARY_NAME-summary.json and .txt (the scenario's name)
+ *   TESTID         the run's id, a label of every metric in Prometheus (local-&lt;time&gt;)
+ *   PROMETHEUS_RW_URL  Prometheus' remote-write endpoint; none: nothing is pushed
+ *   RUNNER         this runner's name among several, a label of its metrics (none)
+ * </pre>
+ */
+public final class Settings {
+
+	private final Map<String, String> values;
+
+	private Settings(Map<String, String> values) {
+		this.values = values;
+	}
+
+	public static Settings of(Map<String, String> environment, List<String> arguments) {
+		Map<String, String> values = new HashMap<>(environment);
+		for (String argument : arguments) {
+			int eq = argument.indexOf('=');
+			if (eq <= 0) {
+				throw new BadInput(argument + ": not KEY=VALUE");
+			}
+			values.put(argument.substring(0, eq), argument.substring(eq + 1));
+		}
+		Settings settings = new Settings(values);
+		settings.profile();
+		settings.rate();
+		settings.duration();
+		settings.warmup();
+		settings.gracefulStop();
+		settings.maxInFlight();
+		settings.testid();
+		return settings;
+	}
+
+	public String baseUrl() {
+		return text("BASE_URL", "http://127.0.0.1:8080").replaceAll("/+$", "");
+	}
+
+	/** The callers' tokens: CALLER_TOKENS, else TOKEN alone, else none. */
+	public List<String> tokens() {
+		String tokens = text("CALLER_TOKENS", "").isBlank() ? text("TOKEN", "") : text("CALLER_TOKENS", "");
+		return Arrays.stream(tokens.trim().split("\\s+")).filter((t) -> !t.isEmpty()).toList();
+	}
+
+	public Profile profile() {
+		return Profile.named(text("PROFILE", "smoke"));
+	}
+
+	public Optional<Double> rate() {
+		return optional("RATE").map((v) -> positive("RATE", v));
+	}
+
+	public Optional<Duration> duration() {
+		return optional("DURATION").map((v) -> positive("DURATION", Durations.parse("DURATION", v)));
+	}
+
+	public Duration warmup() {
+		return Durations.parse("WARMUP", text("WARMUP", "5s"));
+	}
+
+	public Duration gracefulStop() {
+		return Durations.parse("GRACEFUL_STOP", text("GRACEFUL_STOP", "30s"));
+	}
+
+	public Optional<Integer> maxInFlight() {
+		return optional("MAX_IN_FLIGHT").map((v) -> positiveInt("MAX_IN_FLIGHT", v));
+	}
+
+	public Path summaryDir() {
+		return Path.of(text("SUMMARY_DIR", "."));
+	}
+
+	public String summaryName(String scenario) {
+		return text("SUMMARY_NAME", scenario);
+	}
+
+	public String testid() {
+		String testid = text("TESTID", "");
+		if (testid.isEmpty()) {
+			testid = "local-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+			values.put("TESTID", testid);
+		}
+		if (!testid.matches("[A-Za-z0-9_.:-]+")) {
+			throw new BadInput("TESTID=" + testid + ": letters, digits and _.:- only");
+		}
+		return testid;
+	}
+
+	public Optional<String> prometheusRemoteWrite() {
+		return optional("PROMETHEUS_RW_URL");
+	}
+
+	public Optional<String> runner() {
+		return optional("RUNNER");
+	}
+
+	/** A scenario's own setting (VUS, IDENTITY, ...), or its default. */
+	public String text(String key, String fallback) {
+		return optional(key).orElse(fallback);
+	}
+
+	/** A scenario's own count (VUS, ...), checked like the shared ones. */
+	public int positiveInt(String key, int fallback) {
+		return optional(key).map((v) -> positiveInt(key, v)).orElse(fallback);
+	}
+
+	private Optional<String> optional(String key) {
+		String value = values.get(key);
+		return value == null || value.isBlank() ? Optional.empty() : Optional.of(value.trim());
+	}
+
+	private static double positive(String key, String value) {
+		try {
+			double number = Double.parseDouble(value);
+			if (number > 0 && Double.isFinite(number)) {
+				return number;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// refused below
+		}
+		throw new BadInput(key + "=" + value + ": not a positive number");
+	}
+
+	private static Duration positive(String key, Duration value) {
+		if (value.isZero()) {
+			throw new BadInput(key + "=0: must be longer than 0");
+		}
+		return value;
+	}
+
+	private static int positiveInt(String key, String value) {
+		try {
+			int number = Integer.parseInt(value);
+			if (number > 0) {
+				return number;
+			}
+		}
+		catch (NumberFormatException ex) {
+			// refused below
+		}
+		throw new BadInput(key + "=" + value + ": not a positive whole number");
+	}
+
+}
