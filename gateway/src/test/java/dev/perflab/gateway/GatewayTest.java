@@ -206,6 +206,22 @@ class GatewayTest extends GatewayTestSupport {
 	}
 
 	@Test
+	void aConnectionClosedWhileTheRequestIsSentIsA503ProblemNeverAnEmpty200() {
+		String token = Tokens.valid(user(), "1");
+		// a body larger than the socket buffers: the gateway is still sending it when the service closes
+		String body = "{\"url\":\"https://example.com/" + "x".repeat(3_000_000) + "\"}";
+		for (int i = 0; i < 5; i++) {
+			String code = "close-mid-body-" + UUID.randomUUID();
+			HttpResponse<String> write = send(request("/v1/short-links/" + code).header("Authorization", "Bearer " + token)
+				.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)));
+			assertThat(write.statusCode()).as(write.body()).isEqualTo(503);
+			assertThat(write.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+			assertThat(write.headers().firstValue("Retry-After")).hasValue("1");
+			assertThat(UPSTREAM.hits("POST v1/short-links/" + code)).as("a write is sent once").isEqualTo(1);
+		}
+	}
+
+	@Test
 	void aConnectionTheServiceResetsIsA503ProblemNotA500() {
 		String token = Tokens.valid(user(), "1");
 		for (int i = 0; i < 5; i++) {

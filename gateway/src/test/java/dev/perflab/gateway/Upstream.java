@@ -128,6 +128,13 @@ final class Upstream {
 				});
 				return Mono.never();
 			})
+			// a pod stopping while the gateway still sends a request's body: closed on the request's headers, its
+			// body never read (the gateway's send fails part-way: "closed BEFORE send operation")
+			.route(r -> r.uri().contains("/close-mid-body-"), (request, response) -> {
+				hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger()).incrementAndGet();
+				request.withConnection(connection -> connection.channel().close());
+				return Mono.never();
+			})
 			.route(r -> r.uri().contains("/close-once-"), (request, response) -> {
 				int n = hits.computeIfAbsent(request.method() + " " + request.path(), c -> new AtomicInteger())
 					.incrementAndGet();

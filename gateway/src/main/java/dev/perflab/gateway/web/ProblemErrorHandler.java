@@ -24,8 +24,10 @@ class ProblemErrorHandler implements ErrorWebExceptionHandler {
 	@Override
 	public Mono<Void> handle(ServerWebExchange exchange, Throwable ex) {
 		String path = exchange.getRequest().getPath().value();
-		if (ex instanceof reactor.netty.channel.AbortedException) {
-			// the client went away mid-answer: nothing to tell it, nothing wrong here
+		if (ex instanceof reactor.netty.channel.AbortedException && exchange.getResponse().isCommitted()) {
+			// the client went away mid-answer: nothing to tell it, nothing wrong here. (Before any answer began, an
+			// aborted connection is the service's: a pooled connection it closed as the request was sent, below. Taken
+			// for the client's, it ended the exchange with no status and no body: a 200 with an empty body.)
 			return Mono.empty();
 		}
 		if (exchange.getResponse().isCommitted()) {

@@ -7,6 +7,7 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
+import reactor.netty.channel.AbortedException;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.cloud.gateway.filter.GatewayFilterChain;
@@ -72,8 +73,10 @@ class ReadRetryFilter implements GlobalFilter, Ordered {
 
 	/**
 	 * The service could not be reached or dropped the connection: an {@link IOException} anywhere in the cause chain
-	 * (Reactor Netty's connect, pool and premature-close failures and the transports' resets all are), but not a
-	 * socket timeout: a late answer is a 504, never retried.
+	 * (Reactor Netty's connect, pool and premature-close failures and the transports' resets all are), or Reactor
+	 * Netty's {@link AbortedException} (a pooled connection the service closed while the request was being sent to
+	 * it: "Connection has been closed BEFORE send operation", seen when a service stops), but not a socket timeout: a
+	 * late answer is a 504, never retried.
 	 */
 	static boolean unreachable(Throwable e) {
 		boolean io = false;
@@ -81,7 +84,7 @@ class ReadRetryFilter implements GlobalFilter, Ordered {
 			if (t instanceof SocketTimeoutException) {
 				return false;
 			}
-			io |= t instanceof IOException;
+			io |= t instanceof IOException || t instanceof AbortedException;
 		}
 		return io;
 	}

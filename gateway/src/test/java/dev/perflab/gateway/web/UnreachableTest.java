@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.handler.timeout.ReadTimeoutException;
 import org.junit.jupiter.api.Test;
+import reactor.netty.channel.AbortedException;
 import reactor.netty.http.client.PrematureCloseException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,6 +28,9 @@ class UnreachableTest {
 		// under load and every pooled connection to the Service led to it (it used to answer 500)
 		assertThat(ReadRetryFilter.unreachable(new IllegalStateException("wrapped",
 				new IOException("Error while acquiring from reactor.netty.internal.shaded.reactor.pool.SimpleDequePool@1"))))
+			.isTrue();
+		// a pooled connection the service closed as the request went out on it: seen when a service stopped (SIGTERM)
+		assertThat(ReadRetryFilter.unreachable(new AbortedException("Connection has been closed BEFORE send operation")))
 			.isTrue();
 	}
 
