@@ -7,6 +7,10 @@ import java.util.stream.Collectors;
 
 import dev.perflab.load.lib.BadInput;
 import dev.perflab.load.lib.Scenario;
+import dev.perflab.load.mail.MailSendSmoke;
+import dev.perflab.load.mail.MailSmoke;
+import dev.perflab.load.notifier.NotifierSmoke;
+import dev.perflab.load.route.RouteSmoke;
 import dev.perflab.load.shortener.ShortenerSmoke;
 
 /**
@@ -15,7 +19,7 @@ import dev.perflab.load.shortener.ShortenerSmoke;
 final class Scenarios {
 
 	private static final Map<String, Scenario> ALL = List
-		.<Scenario>of(new ShortenerSmoke())
+		.<Scenario>of(new MailSmoke(), new MailSendSmoke(), new NotifierSmoke(), new RouteSmoke(), new ShortenerSmoke())
 		.stream()
 		.collect(Collectors.toMap(Scenario::name, Function.identity(), (a, b) -> a, java.util.TreeMap::new));
 

@@ -1,0 +1,61 @@
+package dev.perflab.load;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The command line refuses bad input with one line naming the key and the value, exit 2, before anything starts.
+ */
+class LoadRunnerTest {
+
+	@Test
+	void listsTheSmokesByTheirK6Names() throws Exception {
+		assertThat(Scenarios.names()).contains("mail-smoke", "mail-send-smoke", "notifier-smoke", "route-smoke",
+				"shortener-smoke");
+		assertThat(LoadRunner.run(new String[] { "list" })).isZero();
+	}
+
+	@Test
+	void refusesAnUnknownProfile() throws Exception {
+		assertThat(refused("run", "shortener-smoke", "PROFILE=ramp")).isEqualTo("load-tests: PROFILE=ramp: one of smoke, average, stress, spike, soak");
+	}
+
+	@Test
+	void refusesARateThatIsNoNumber() throws Exception {
+		assertThat(refused("run", "shortener-smoke", "RATE=fast")).isEqualTo("load-tests: RATE=fast: not a positive number");
+	}
+
+	@Test
+	void refusesAMalformedDuration() throws Exception {
+		assertThat(refused("run", "route-smoke", "DURATION=10 minutes")).startsWith("load-tests: DURATION=10 minutes: not a duration");
+	}
+
+	@Test
+	void refusesAnUnknownScenario() throws Exception {
+		assertThat(refused("run", "shortener-soak")).startsWith("load-tests: scenario shortener-soak: unknown, one of mail-send-smoke");
+	}
+
+	@Test
+	void refusesAZeroCap() throws Exception {
+		assertThat(refused("run", "shortener-smoke", "MAX_IN_FLIGHT=0")).isEqualTo("load-tests: MAX_IN_FLIGHT=0: not a positive whole number");
+	}
+
+	private static String refused(String... args) throws Exception {
+		PrintStream err = System.err;
+		ByteArrayOutputStream captured = new ByteArrayOutputStream();
+		System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+		try {
+			assertThat(LoadRunner.run(args)).isEqualTo(LoadRunner.BAD_INPUT);
+		}
+		finally {
+			System.setErr(err);
+		}
+		return captured.toString(StandardCharsets.UTF_8).trim();
+	}
+
+}
