@@ -16,11 +16,17 @@ import org.apache.jmeter.threads.openmodel.ThreadScheduleUtils;
  * running when the last arrival is due may finish (OpenModelThreadGroup interrupts every thread still running when
  * its schedule ends).
  * <p>
+ * The first arrival is due {@link #LEAD_IN} after the test's start: JMeter starts its clock before it compiles the plan,
+ * collects garbage and starts the group, and on a busy machine the first arrivals were over a second late for it.
+ * <p>
  * The time of every arrival is computed here by JMeter's own generator from the same text, so an iteration can tell
  * how late it started: arrival {@code i} is the thread numbered {@code i}, started at the test's start plus
  * {@code offsets[i]} seconds.
  */
 public final class Schedule {
+
+	/** The pause before the first arrival. */
+	public static final Duration LEAD_IN = Duration.ofSeconds(1);
 
 	private final String text;
 
@@ -47,7 +53,7 @@ public final class Schedule {
 	public static Schedule of(double rate, Duration warmup, List<Segment> main, Duration tail) {
 		List<Segment> warm = warmup.isZero() ? List.of()
 				: List.of(new Segment(Math.max(1, Math.round(rate / 2)), Math.max(1, Math.round(rate / 2)), warmup));
-		StringBuilder text = new StringBuilder();
+		StringBuilder text = new StringBuilder("pause(" + LEAD_IN.toMillis() + " ms) ");
 		List<Segment> all = new ArrayList<>(warm);
 		all.addAll(main);
 		for (Segment s : all) {
@@ -56,11 +62,11 @@ public final class Schedule {
 		}
 		text.append("pause(").append(tail.toMillis()).append(" ms)");
 		double[] offsets = offsets(text.toString());
-		double warmSeconds = warm.stream().mapToDouble(Segment::seconds).sum();
-		int warmupArrivals = (int) Arrays.stream(offsets).filter((t) -> t < warmSeconds).count();
+		double warmEnd = LEAD_IN.toMillis() / 1000.0 + warm.stream().mapToDouble(Segment::seconds).sum();
+		int warmupArrivals = (int) Arrays.stream(offsets).filter((t) -> t < warmEnd).count();
 		double mainSeconds = main.stream().mapToDouble(Segment::seconds).sum();
 		double peak = main.stream().mapToDouble((s) -> Math.max(s.from(), s.to())).max().orElse(0);
-		return new Schedule(text.toString(), offsets, warmupArrivals, warmSeconds + mainSeconds, peak);
+		return new Schedule(text.toString(), offsets, warmupArrivals, warmEnd + mainSeconds, peak);
 	}
 
 	private static double[] offsets(String text) {
@@ -104,7 +110,7 @@ public final class Schedule {
 		return arrival < this.warmupArrivals;
 	}
 
-	/** Seconds from the test's start to the last arrival's slot: warm-up and main stage, not the tail. */
+	/** Seconds from the test's start to the end of the last arrival's slot: lead-in, warm-up, main stage; no tail. */
 	public double arrivalSeconds() {
 		return this.mainSeconds;
 	}

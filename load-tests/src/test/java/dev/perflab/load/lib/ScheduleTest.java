@@ -17,9 +17,10 @@ class ScheduleTest {
 		assertThat(schedule.arrivals()).isEqualTo(10 * 5 + 20 * 15);
 		assertThat(schedule.isWarmup(49)).isTrue();
 		assertThat(schedule.isWarmup(50)).isFalse();
-		assertThat(schedule.dueMillis(50)).isEqualTo(5000);
-		assertThat(schedule.dueMillis(51)).isEqualTo(5050);
-		assertThat(schedule.arrivalSeconds()).isEqualTo(20.0);
+		assertThat(schedule.dueMillis(0)).isEqualTo(1000);
+		assertThat(schedule.dueMillis(50)).isEqualTo(6000);
+		assertThat(schedule.dueMillis(51)).isEqualTo(6050);
+		assertThat(schedule.arrivalSeconds()).isEqualTo(21.0);
 		assertThat(schedule.peakRate()).isEqualTo(20.0);
 	}
 
@@ -29,7 +30,7 @@ class ScheduleTest {
 		assertThat(schedule.peakRate()).isEqualTo(50.0);
 		// 0->10 over 10 s, 10 s at 10, 10->50 over 5 s, 30 s at 50, 50->10 over 5 s, 10 s at 10
 		assertThat(schedule.arrivals()).isEqualTo(50 + 100 + 150 + 1500 + 150 + 100);
-		assertThat(schedule.arrivalSeconds()).isEqualTo(70.0);
+		assertThat(schedule.arrivalSeconds()).isEqualTo(71.0);
 	}
 
 	@Test
