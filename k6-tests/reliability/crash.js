@@ -23,6 +23,9 @@
 // mails, which mail serves while send is away. crash_after_requests > 0: a run without an after phase fails.
 // DURATION is only the bound: the script ends the run through k6's REST API AFTER seconds once the service is back
 // (k6 then writes its summary and exits 103). A request k6 cancels at that stop is not an answer: not judged.
+// Every answer is printed (`ANSWER <X-Request-Id> <status> whole|cut`): what SIGTERM must let finish is what the service
+// itself had begun before the signal (its access log, read by the script), and each of those is looked up here. (A
+// request k6 sent before the signal may reach the service after it, through a busy gateway: refused then, rightly.)
 import http from 'k6/http';
 import exec from 'k6/execution';
 import { check, fail, sleep } from 'k6';
@@ -39,8 +42,6 @@ const bad = new Counter('crash_bad_answers');
 const refused = new Counter('crash_refused_503');
 const created = new Counter('crash_created');
 const served = new Rate('crash_served_before_and_after');
-const inFlight = new Counter('crash_in_flight_at_signal');
-const inFlightServed = new Counter('crash_in_flight_served');
 const cutAtKill = new Counter('crash_cut_at_kill');
 const afterRequests = new Counter('crash_after_requests');
 
@@ -143,11 +144,17 @@ export function setup() {
   return { code: res.json().code };
 }
 
+// unique within the run: <name>-<scenario>-<VU>-<iteration>-<RUN>
+const requestId = (name) => `${name}-${exec.scenario.name}-${__VU}-${__ITER}-${RUN}`;
+
 function requests(data) {
   const marker = `${RUN}-${__VU}-${__ITER}`;
-  const get = (path, name) => () => http.get(`${BASE_URL}${path}`, { headers: authHeaders(), timeout: '30s', tags: { name } });
+  // each request's own X-Request-Id: the gateway's log and the service's name it, so a request in flight at the signal
+  // can be followed through both
+  const id = (name) => ({ 'X-Request-Id': requestId(name) });
+  const get = (path, name) => () => http.get(`${BASE_URL}${path}`, { headers: authHeaders(id(name)), timeout: '30s', tags: { name } });
   const post = (path, body, name) => () => http.post(`${BASE_URL}${path}`, JSON.stringify(body),
-    { headers: authHeaders(JSON_HEADERS), timeout: '30s', tags: { name } });
+    { headers: authHeaders(Object.assign(id(name), JSON_HEADERS)), timeout: '30s', tags: { name } });
   if (SERVICE === 'route') {
     return [
       ['route create', post('/v1/routes', { name: `crash-${marker}`, bus: 'b', stops: [], points: line(20) }, 'create'),
@@ -178,7 +185,7 @@ function requests(data) {
       SERVICE === 'mail' ? ['mailbox list', get('/v2/mailboxes', 'mailboxes'), null]
         : ['delivery status', get(`/v2/mails/${data.delivery}/delivery`, 'delivery'), null],
       ['eml stream', () => http.get(`${BASE_URL}/v2/mails/${eml.no}/eml`,
-        { headers: { Authorization: `Bearer ${eml.token}` }, timeout: '30s', tags: { name: 'eml' } }),
+        { headers: { Authorization: `Bearer ${eml.token}`, 'X-Request-Id': requestId('eml') }, timeout: '30s', tags: { name: 'eml' } }),
       null, (res) => res.body !== null && res.body.length === eml.bytes],
     ];
   }
@@ -193,7 +200,6 @@ function requests(data) {
 const seen = {};
 
 function judge(what, call, record, whole) {
-  const sent = Date.now();
   const res = call();
   const end = Date.now();
   // the run ended through the REST API while this was in flight: k6's own cancel, no answer of the system
@@ -213,16 +219,12 @@ function judge(what, call, record, whole) {
     cutAtKill.add(1, { what });
   } else if (!check(res, { [`${what}: a whole success or a 503 problem+json with Retry-After, within ${BOUND_MS} ms`]: () => (ok || no) && complete && bounded })) {
     bad.add(1, { what, phase });
-    console.warn(`${phase} ${what}: ${res.status}${complete ? '' : ' (body cut short)'} in ${Math.round(res.timings.duration)} ms at ${t.toFixed(1)} s ${res.error || ''} ${String(res.body).slice(0, 160)}`);
+    console.warn(`${phase} ${what}: ${res.status}${complete ? '' : ` (body cut short: ${res.body === null ? 'none' : res.body.length} bytes, ${res.headers['Content-Length'] || 'no'} Content-Length, ${res.headers['Content-Encoding'] || 'no'} encoding, id ${res.headers['X-Request-Id']})`} in ${Math.round(res.timings.duration)} ms at ${t.toFixed(1)} s ${res.error || ''} ${String(res.body).slice(0, 160)}`);
   }
   if (no) refused.add(1, { what, phase });
   if (t >= DOWN_AT && !seen[what] && (no || res.status === 0)) seen[what] = 'seen down';
   else if (seen[what] === 'seen down' && ok && complete) seen[what] = 'back';
-  // sent before the signal and answered after it: what SIGTERM must let finish
-  if (sent < signal && end > signal) {
-    inFlight.add(1, { what });
-    if (ok && complete) inFlightServed.add(1, { what });
-  }
+  console.log(`ANSWER ${res.headers['X-Request-Id'] || '-'} ${res.status} ${complete ? 'whole' : 'cut'}`);
   if (ok && record) {
     const r = record(res);
     created.add(1);
