@@ -11,9 +11,10 @@ OFFICE ?= 1
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
 
-up: ## install what is missing, start stores, gateway and services, seed demo data, print the URLs
+up: ## install what is missing, start stores, gateway and services, seed demo data, print the URLs (AOT_TRAIN=wait: until the AOT trainer beside it is done)
 	@scripts/stack/stack.sh up
 	@scripts/stack/seed.sh
+	@scripts/stack/stack.sh aot-train-report
 
 down: ## stop exactly what `make up` started
 	@scripts/stack/stack.sh down

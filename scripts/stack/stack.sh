@@ -69,17 +69,33 @@ start_redis() {
 
 jar_of() { ls "$PERFLAB_ROOT/$1"/target/*.jar 2>/dev/null | grep -v -- '-plain\|original\|-tests\|-benchmarks' | head -n 1; }
 
-# a module's jar is built when it is missing or older than any main source or POM of the project's modules (what
-# the module builds from, its own and its dependencies', is among them), so `make up` after an edit serves the edit
-stale() {  # JAR
+# the module's folder and those of the project's modules it depends on (by artifactId, through theirs in turn)
+module_dirs() {  # MODULE
+  local want=("$1") seen=" " m d a
+  while [ ${#want[@]} -gt 0 ]; do
+    m=${want[0]}; want=("${want[@]:1}")
+    case "$seen" in *" $m "*) continue ;; esac
+    seen+="$m "; echo "$m"
+    for d in $(sed -n 's:.*<module>\(.*\)</module>.*:\1:p' "$PERFLAB_ROOT/pom.xml"); do
+      a=$(sed -n 's:^  <artifactId>\(.*\)</artifactId>.*:\1:p' "$PERFLAB_ROOT/$d/pom.xml" | head -n 1)
+      [ "$d" = "$m" ] || ! grep -q "<artifactId>$a</artifactId>" "$PERFLAB_ROOT/$m/pom.xml" || want+=("$d")
+    done
+  done
+}
+# a module's jar is built when it is missing or older than the root POM or any main source or POM of the module and
+# of the project's modules it depends on, so `make up` after an edit serves the edit (and an edit elsewhere, a load
+# scenario or another service, rebuilds nothing it does not feed)
+stale() {  # JAR MODULE
   [ -n "$1" ] || return 0
-  [ -n "$(cd "$PERFLAB_ROOT" && find . \( -name .run -o -name node_modules -o -name .git -o -name target \) -prune -o \
+  [ "$PERFLAB_ROOT/pom.xml" -nt "$1" ] && return 0
+  local dirs; mapfile -t dirs < <(module_dirs "$2")
+  [ -n "$(cd "$PERFLAB_ROOT" && find "${dirs[@]}" \( -name node_modules -o -name target \) -prune -o \
     \( -path '*/src/main/*' -o -name pom.xml \) -newer "$1" -print -quit)" ]
 }
 
 build_jars() {
   local missing=0 m
-  for m in "$@"; do stale "$(jar_of "$m")" && missing=1; done
+  for m in "$@"; do stale "$(jar_of "$m")" "$m" && missing=1; done
   if [ "$missing" = 1 ]; then
     log "building $*"
     (cd "$PERFLAB_ROOT" && ./mvnw -q -B -DskipTests -pl "$(IFS=,; echo "$*")" -am package)
@@ -152,6 +168,8 @@ aot_train() { # name launch-jar cache
       aot_train_app "$1" "$dir/app.aot" "$LOGS/$1.aot.log" java -jar "$2"); then
     mv "$dir/app.aot" "$3.$$" && mv "$3.$$" "$3"
     ls -t "$AOT_LOCAL/$1-"*.aot | tail -n +3 | xargs -r rm -f
+    # how long this app's training took here: the next trainer's estimate of what is left (aot_train_left)
+    echo $((SECONDS - t0)) >"$AOT_LOCAL/$1.seconds"
     log "$1: AOT cache trained in $((SECONDS - t0)) s (once per build; $(du -h "$3" | cut -f1))"
   else
     log "$1: AOT training failed, starting without a cache (see $LOGS/$1.aot.log)"
@@ -187,6 +205,38 @@ aot_train_stop() {  # the whole session at once: a training JVM asked to stop wo
   ! running aot-train || kill -KILL -- -"$(cat "$PIDS/aot-train.pid")" 2>/dev/null || true
   stop aot-train
   rm -rf "$AOT_SCRATCH"
+}
+# What the trainer has left, for `status` and the end of `make up`: it trains beside the stack for minutes after
+# `make up` returned, and a figure measured meanwhile measures the trainer too (seed 002's readers right after `make up`:
+# p95 1.61 s against 456 ms once it had ended). AOT_STATE holds the apps it was given and the one it trains now.
+AOT_STATE="$PERFLAB_RUN/aot-train.state"
+aot_train_left() {  # prints "<apps left> <estimated seconds left>" while the trainer runs; status 1 when it does not
+  running aot-train && [ -f "$AOT_STATE" ] || return 1
+  local now apps n secs=0 known
+  now=$(sed -n 's/^now //p' "$AOT_STATE")
+  apps=$(sed -n 's/^apps //p' "$AOT_STATE")
+  # the app under training and those after it; each by how long its last training here took (90 s when never)
+  local left=() on=""
+  for n in $apps; do [ "$n" != "${now%% *}" ] || on=1; [ -z "$on" ] || left+=("$n"); done
+  for n in "${left[@]}"; do
+    known=$(cat "$AOT_LOCAL/$n.seconds" 2>/dev/null || echo 90)
+    secs=$((secs + known))
+  done
+  [ -z "$now" ] || secs=$((secs - ($(date +%s) - ${now##* })))
+  echo "${left[*]:-none} $((secs > 10 ? secs : 10))"
+}
+aot_train_report() {  # the end of `make up`: whether the trainer still runs and for how long; AOT_TRAIN=wait waits for it
+  local left
+  left=$(aot_train_left) || return 0
+  if [ "${AOT_TRAIN:-}" = wait ]; then
+    log "waiting for the AOT trainer (${left% *}; about ${left##* } s left): AOT_TRAIN=wait"
+    while running aot-train; do sleep 2; done
+    log "AOT trainer done: nothing trains beside the stack now"
+    return 0
+  fi
+  log "NOTE: AOT caches are still being trained beside the stack (${left% *}; about $(( (${left##* } + 59) / 60 )) min"
+  log "      left, one core at the idle class). A figure measured before it ends measures the trainer too:"
+  log "      wait until \`make status\` no longer lists aot-train, or run \`AOT_TRAIN=wait make up\`."
 }
 
 # start_apps name:module:port...: every app that is not running its current build is stopped and all of them started
@@ -321,12 +371,17 @@ down() {
   for s in sms-sink smtp mongo-wire redis mariadb; do stop "$s"; done
 }
 
+aot_status() {  # name: what the trainer has left, after its line in `status`
+  local left
+  [ "$1" = aot-train ] && left=$(aot_train_left) || return 0
+  printf ': training AOT caches beside the stack, %s left, about %s s (figures measured now include it)' "${left% *}" "${left##* }"
+}
 status() {
   local f
   for f in "$PIDS"/*.pid; do
     [ -e "$f" ] || continue
     local n; n=$(basename "$f" .pid)
-    if running "$n"; then echo "$n running (pid $(cat "$f"))"; else echo "$n not running"; fi
+    if running "$n"; then echo "$n running (pid $(cat "$f"))$(aot_status "$n")"; else echo "$n not running"; fi
   done
 }
 
@@ -349,7 +404,15 @@ case "${1:-}" in
     if [ "${2:-}" = stop ]; then aot_train_stop; else aot_train_beside; fi ;;
   aot-train-now) # name:launch-jar:cache...: the trainer itself (aot_train_beside)
     shift
-    for app in "$@"; do IFS=: read -r n launch cache <<<"$app"; [ -s "$cache" ] || aot_train "$n" "$launch" "$cache"; done ;;
+    printf 'apps %s\n' "$(for app in "$@"; do printf '%s ' "${app%%:*}"; done)" >"$AOT_STATE"
+    for app in "$@"; do
+      IFS=: read -r n launch cache <<<"$app"
+      [ -s "$cache" ] && continue
+      sed -i '/^now /d' "$AOT_STATE"; echo "now $n $(date +%s)" >>"$AOT_STATE"
+      aot_train "$n" "$launch" "$cache"
+    done
+    rm -f "$AOT_STATE" ;;
+  aot-train-report) aot_train_report ;;
   stop) stop "$2" ;;
   kill) # kill -9, as a crash would, and wait until the process is gone
     if running "$2"; then
@@ -361,5 +424,5 @@ case "${1:-}" in
   up) up ;;
   down) down ;;
   status) status ;;
-  *) echo "usage: $0 stores|prometheus|up|down|status|start NAME|stop NAME|kill NAME" >&2; exit 2 ;;
+  *) echo "usage: $0 stores|prometheus|up|down|status|start NAME|stop NAME|kill NAME|aot-train [stop]|aot-train-report" >&2; exit 2 ;;
 esac
