@@ -14,7 +14,8 @@ import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroup
 /**
  * The scenario's iteration behind its run's gate: before the first request the run decides whether the iteration may
  * start (the cap on iterations in flight, the arrival's lateness) and hands it its caller; a dropped iteration sends
- * nothing. The run learns the iteration's end when its requests are done, or when its thread ends (stopped).
+ * nothing. The run learns the iteration's end when its requests are done; a thread that ends before that was stopped
+ * (the graceful stop ran out, or a closed run's time was up before its next request): an interrupted iteration.
  */
 public final class IterationGate extends BaseController<IterationGate> {
 
@@ -65,7 +66,7 @@ public final class IterationGate extends BaseController<IterationGate> {
 		@Override
 		public void threadFinished() {
 			if (this.iteration != null && this.iteration.ran()) {
-				Registry.<Run>get(getPropertyAsString(RUN)).end(this.iteration);
+				Registry.<Run>get(getPropertyAsString(RUN)).interrupted(this.iteration);
 			}
 			this.iteration = null;
 		}

@@ -89,13 +89,20 @@ public final class Run {
 		return iteration;
 	}
 
-	void end(Iteration iteration) {
+	/** The iteration stopped before its last request: its thread was stopped (cut, or a closed run's end). */
+	void interrupted(Iteration iteration) {
 		this.inFlight.decrementAndGet();
+		this.metrics.count("interrupted_iterations", iteration.phase(), "", 1);
+	}
+
+	/** The iteration sent its last request. */
+	void end(Iteration iteration) {
 		long now = System.currentTimeMillis();
 		if (now >= this.cutAt) {
-			this.metrics.count("interrupted_iterations", iteration.phase(), "", 1);
+			interrupted(iteration);
 			return;
 		}
+		this.inFlight.decrementAndGet();
 		this.metrics.count("iterations", iteration.phase(), "", 1);
 		this.metrics.trend("iteration_duration", iteration.phase(), "", now - iteration.began());
 		this.observer.iteration(iteration.phase());

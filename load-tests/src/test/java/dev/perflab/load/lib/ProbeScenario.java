@@ -20,10 +20,22 @@ final class ProbeScenario implements Scenario {
 
 	private final String[] extra;
 
+	private final boolean closed;
+
 	ProbeScenario(double rate, int maxInFlight, String... extra) {
+		this(rate, maxInFlight, false, extra);
+	}
+
+	private ProbeScenario(double rate, int maxInFlight, boolean closed, String... extra) {
 		this.rate = rate;
 		this.maxInFlight = maxInFlight;
+		this.closed = closed;
 		this.extra = extra;
+	}
+
+	/** The same iteration looped by {@code vus} threads for DURATION. */
+	static ProbeScenario closed(int vus) {
+		return new ProbeScenario(0, vus, true);
 	}
 
 	@Override
@@ -33,7 +45,9 @@ final class ProbeScenario implements Scenario {
 
 	@Override
 	public Load load(Settings settings) {
-		return Load.open(this.rate, this.maxInFlight);
+		return this.closed
+				? Load.closed(this.maxInFlight, settings.duration().orElseThrow(), java.time.Duration.ofSeconds(15))
+				: Load.open(this.rate, this.maxInFlight);
 	}
 
 	@Override

@@ -85,6 +85,20 @@ class RunnerTest {
 	}
 
 	@Test
+	void countsOnlyIterationsThatRanInAClosedRun() throws Exception {
+		try (LocalServer server = new LocalServer(100)) {
+			run(server, ProbeScenario.closed(3), "DURATION=1s");
+			JsonNode m = summary().path("metrics");
+			assertThat(count(m, "iterations")).isPositive();
+			// every counted iteration sent both its requests (none counted that was stopped before its first)
+			assertThat(count(m, "http_reqs")).isEqualTo(2 * count(m, "iterations"));
+			assertThat(server.received.get()).isGreaterThanOrEqualTo((int) count(m, "http_reqs"));
+			assertThat(m.has("dropped_iterations")).isFalse();
+			assertThat(m.path("http_req_failed").path("thresholds").path("rate<0.01").path("ok").asBoolean()).isTrue();
+		}
+	}
+
+	@Test
 	void exits99WhenAThresholdIsCrossed() throws Exception {
 		try (LocalServer server = new LocalServer(20)) {
 			int status = run(server, new ProbeScenario(10, 10, "p(95)<1"), "DURATION=500ms", "WARMUP=0s");
