@@ -60,6 +60,10 @@ export GREENMAIL_JAR="$PERFLAB_CACHE/jars/greenmail-standalone-$GREENMAIL_VERSIO
 
 export K6_VERSION="${K6_VERSION:-v1.8.1}"
 export K6_BIN="$PERFLAB_CACHE/bin/k6-$K6_VERSION"
+# the benches' constant-rate generator (Apache-2.0), built once per version (scripts/bench/bench-tools.sh). v1.68.2 is
+# the newest that builds here: from v1.69.0 on its CLI imports grol.io/grol, which the module proxy refuses.
+export FORTIO_VERSION="${FORTIO_VERSION:-v1.68.2}"
+export FORTIO_BIN="$PERFLAB_CACHE/bin/fortio-$FORTIO_VERSION"
 # CPU time a process has spent (user + system, in clock ticks of `getconf CLK_TCK`); 0 for no pid or a process gone:
 # the benches' CPU per request, the figure the noise of a shared machine disturbs least
 cpu_ticks() { [ -n "$1" ] && awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
@@ -171,7 +175,7 @@ launch_jar() {  # JAR
     find "$tmp/x" -type f -exec touch -d @1 {} +
     mv -T "$tmp/x" "$dir" 2>/dev/null || true   # another start won the race: the same build either way
     rm -rf "$tmp"
-    ls -1dt "$base"/*/ | tail -n +3 | xargs -r rm -rf
+    ls -1dt "$base"/*/ | tail -n +3 | sed 's:/$::; p; s:$:.digest:' | xargs -r rm -rf
   fi
   echo "$dir/$(basename "$jar")"
 }
@@ -223,8 +227,14 @@ aot_opts() {
   else log "$1: no AOT cache trained for this build yet (make up trains one beside the stack): starting without"; fi
 }
 aot_cache() { # name launch-jar
-  local key
-  key="$({ echo "$AOT_TRAIN_RECIPE, jar times fixed"; python3 "$PERFLAB_ROOT/scripts/k8s/jib-app.py" --digest "$(dirname "$2")"
-    java -version 2>&1; echo "$PERFLAB_JVM_OPTS"; } | sha256sum | cut -c1-16)"
+  local key dir digest
+  # a build's extracted folder never changes (launch_jar): the digest of its classes is read once and kept beside
+  # it (reading every jar's entries took seconds on a loaded machine, at every start and every trainer's look)
+  dir="$(dirname "$2")" digest="$(dirname "$2").digest"
+  if [ ! -s "$digest" ]; then
+    python3 "$PERFLAB_ROOT/scripts/k8s/jib-app.py" --digest "$dir" >"$digest.$$" && mv "$digest.$$" "$digest" || return 1
+  fi
+  key="$({ echo "$AOT_TRAIN_RECIPE, jar times fixed"; cat "$digest"; java -version 2>&1; echo "$PERFLAB_JVM_OPTS"; } |
+    sha256sum | cut -c1-16)"
   echo "$AOT_LOCAL/$1-$key.aot"
 }

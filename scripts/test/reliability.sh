@@ -244,7 +244,10 @@ process_case() {  # kill:<service> | term:<service>
   else
     kill -TERM "$pid"; scripts/stack/stack.sh stop "$svc" >/dev/null
   fi
+  local gone_ms; gone_ms=$(date +%s%3N)
   scripts/stack/stack.sh start "$svc" >/dev/null && back=$(( ($(date +%s%3N) - down_ms) / 1000 ))
+  # where the time to serve again went: the old process's exit, then the new one's start to ready
+  log "$svc gone $((gone_ms - down_ms)) ms after the signal, serving again $(( $(date +%s%3N) - gone_ms )) ms after that"
   # serving again (ready): AFTER seconds of after phase, then the run ends
   if [ -n "$back" ]; then sleep "$AFTER"; k6_stop "$api" "$k6_pid" && stopped=1; fi
   wait "$k6_pid" || k6_rc=$?
