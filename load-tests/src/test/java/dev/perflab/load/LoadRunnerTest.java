@@ -22,27 +22,32 @@ class LoadRunnerTest {
 
 	@Test
 	void refusesAnUnknownProfile() throws Exception {
-		assertThat(refused("run", "shortener-smoke", "PROFILE=ramp")).isEqualTo("load-tests: PROFILE=ramp: one of smoke, average, stress, spike, soak");
+		assertThat(refused("run", "shortener-smoke", "PROFILE=ramp"))
+			.isEqualTo("load-tests: PROFILE=ramp: one of smoke, average, stress, spike, soak");
 	}
 
 	@Test
 	void refusesARateThatIsNoNumber() throws Exception {
-		assertThat(refused("run", "shortener-smoke", "RATE=fast")).isEqualTo("load-tests: RATE=fast: not a positive number");
+		assertThat(refused("run", "shortener-smoke", "RATE=fast"))
+			.isEqualTo("load-tests: RATE=fast: not a positive number");
 	}
 
 	@Test
 	void refusesAMalformedDuration() throws Exception {
-		assertThat(refused("run", "route-smoke", "DURATION=10 minutes")).startsWith("load-tests: DURATION=10 minutes: not a duration");
+		assertThat(refused("run", "route-smoke", "DURATION=10 minutes"))
+			.startsWith("load-tests: DURATION=10 minutes: not a duration");
 	}
 
 	@Test
 	void refusesAnUnknownScenario() throws Exception {
-		assertThat(refused("run", "shortener-soak")).startsWith("load-tests: scenario shortener-soak: unknown, one of mail-send-smoke");
+		assertThat(refused("run", "shortener-soak"))
+			.startsWith("load-tests: scenario shortener-soak: unknown, one of mail-send-smoke");
 	}
 
 	@Test
 	void refusesAZeroCap() throws Exception {
-		assertThat(refused("run", "shortener-smoke", "MAX_IN_FLIGHT=0")).isEqualTo("load-tests: MAX_IN_FLIGHT=0: not a positive whole number");
+		assertThat(refused("run", "shortener-smoke", "MAX_IN_FLIGHT=0"))
+			.isEqualTo("load-tests: MAX_IN_FLIGHT=0: not a positive whole number");
 	}
 
 	private static String refused(String... args) throws Exception {

@@ -31,7 +31,8 @@ public final class Expect extends BaseTestElement implements DslAssertion {
 	@Override
 	protected TestElement buildTestElement() {
 		Element element = new Element();
-		element.setProperty(Element.STATUSES, String.join(",", Arrays.stream(this.statuses).mapToObj(Integer::toString).toList()));
+		element.setProperty(Element.STATUSES,
+				String.join(",", Arrays.stream(this.statuses).mapToObj(Integer::toString).toList()));
 		return element;
 	}
 

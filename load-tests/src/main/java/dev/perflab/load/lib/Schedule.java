@@ -16,8 +16,8 @@ import org.apache.jmeter.threads.openmodel.ThreadScheduleUtils;
  * running when the last arrival is due may finish (OpenModelThreadGroup interrupts every thread still running when
  * its schedule ends).
  * <p>
- * The first arrival is due {@link #LEAD_IN} after the test's start: JMeter starts its clock before it compiles the plan,
- * collects garbage and starts the group, and on a busy machine the first arrivals were over a second late for it.
+ * The first arrival is due {@link #LEAD_IN} after the test's start: JMeter starts its clock before it compiles the
+ * plan, collects garbage and starts the group, and on a busy machine the first arrivals were over a second late.
  * <p>
  * The time of every arrival is computed here by JMeter's own generator from the same text, so an iteration can tell
  * how late it started: arrival {@code i} is the thread numbered {@code i}, started at the test's start plus

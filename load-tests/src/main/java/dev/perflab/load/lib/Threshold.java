@@ -12,7 +12,8 @@ public record Threshold(String key, String metric, Metrics.Filter filter, String
 
 	private static final Pattern KEY = Pattern.compile("^([^{]+)(?:\\{(.*)})?$");
 
-	private static final Pattern RULE = Pattern.compile("^\\s*([a-z]+(?:\\([\\d.]+\\))?)\\s*(<=|>=|==|!=|<|>)\\s*([\\d.]+)\\s*$");
+	private static final Pattern RULE = Pattern
+		.compile("^\\s*([a-z]+(?:\\([\\d.]+\\))?)\\s*(<=|>=|==|!=|<|>)\\s*([\\d.]+)\\s*$");
 
 	public static Threshold of(String key, String rule) {
 		Matcher m = KEY.matcher(key);

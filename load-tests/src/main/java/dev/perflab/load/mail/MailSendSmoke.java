@@ -1,5 +1,6 @@
 package dev.perflab.load.mail;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +76,8 @@ public final class MailSendSmoke implements Scenario {
 			.children(check("send is accepted", (r) -> r.status() == 202),
 					Tally.count(context, "mail_send_accepted", (r) -> r.status() == 202),
 					Tally.count(context, "mail_send_overloaded", (r) -> r.status() == 503),
-					Tally.count(context, "mail_send_server_errors", (r) -> r.status() != 503 && (r.status() >= 500 || r.status() == 0))));
+					Tally.count(context, "mail_send_server_errors",
+							(r) -> r.status() != 503 && (r.status() >= 500 || r.status() == 0))));
 	}
 
 	private static String body(String run, int vu, long iteration, Sender sender) {
@@ -95,7 +97,7 @@ public final class MailSendSmoke implements Scenario {
 					senders.add(new Sender(caller.path("token").asText(), caller.path("sender_no").asLong(1)));
 				}
 			}
-			catch (java.io.IOException ex) {
+			catch (IOException ex) {
 				throw new BadInput("TOKENS=" + tokens + ": not a JSON list of {\"token\", \"sender_no\"}");
 			}
 		}

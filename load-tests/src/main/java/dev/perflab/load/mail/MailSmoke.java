@@ -63,7 +63,8 @@ public final class MailSmoke implements Scenario {
 					.children(check("send is accepted with a delivery id",
 							(r) -> r.status() == 202 && !r.json("delivery_id").asText().isEmpty())),
 				// the public read-receipt link: its key is the server's 128 random bits, so a guessed one learns nothing
-				httpSampler("receipt-confirm", (s) -> base + "/v2/office/1/receipt-confirm/" + guessedKey(Numbers.iteration(s.vars)))
+				httpSampler("receipt-confirm",
+						(s) -> base + "/v2/office/1/receipt-confirm/" + guessedKey(Numbers.iteration(s.vars)))
 					.children(Expect.statuses(404), check("a guessed receipt key is 404 problem+json",
 							(r) -> r.status() == 404 && r.header("Content-Type").startsWith("application/problem+json"))));
 	}

@@ -1,5 +1,6 @@
 package dev.perflab.load.route;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -66,7 +67,7 @@ public final class Routes {
 			lng += Math.sin(heading) * 0.00006;
 			points[i] = new double[] { Math.round(lat * 1e7) / 1e7, Math.round(lng * 1e7) / 1e7 };
 		}
-		List<Map<String, Object>> path = java.util.Arrays.stream(points)
+		List<Map<String, Object>> path = Arrays.stream(points)
 			.map((p) -> Map.<String, Object>of("lat", p[0], "lng", p[1]))
 			.toList();
 		try {

@@ -52,7 +52,9 @@ final class ProbeScenario implements Scenario {
 
 	@Override
 	public Thresholds thresholds() {
-		Thresholds thresholds = Thresholds.of(Slo.of("shortener"), null).failures().latency("create", "probe_create_duration");
+		Thresholds thresholds = Thresholds.of(Slo.of("shortener"), null)
+			.failures()
+			.latency("create", "probe_create_duration");
 		return this.extra.length == 0 ? thresholds : thresholds.rule("http_req_duration", this.extra);
 	}
 
