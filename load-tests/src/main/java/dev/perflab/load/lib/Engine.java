@@ -19,6 +19,7 @@ import us.abstracta.jmeter.javadsl.http.DslHttpSampler.HttpClientImpl;
 import static us.abstracta.jmeter.javadsl.JmeterDsl.httpCache;
 import static us.abstracta.jmeter.javadsl.JmeterDsl.httpCookies;
 import static us.abstracta.jmeter.javadsl.JmeterDsl.httpDefaults;
+import static us.abstracta.jmeter.javadsl.JmeterDsl.httpHeaders;
 import static us.abstracta.jmeter.javadsl.JmeterDsl.testPlan;
 import static us.abstracta.jmeter.javadsl.JmeterDsl.threadGroup;
 
@@ -60,6 +61,8 @@ final class Engine {
 				httpDefaults().clientImpl(HttpClientImpl.JAVA)
 					.connectionTimeout(Duration.ofSeconds(10))
 					.responseTimeout(Duration.ofSeconds(60)),
+				// as k6 and every browser ask: compressed answers (JMeter's Java client inflates gzip)
+				httpHeaders().header("Accept-Encoding", "gzip"),
 				httpCache().disable(), httpCookies().disable(), Clock.start(), Clock.stop(), group, new Recorder(runId)));
 		DslTestPlan plan = testPlan(children.toArray(TestPlanChild[]::new));
 		Thread stopper = Thread.ofPlatform().daemon().name("perflab-stopper").start(() -> stop(run, load, end, stop));
