@@ -107,6 +107,9 @@ phase "stores, build and module tests" 270
 scripts/stack/stack.sh stores
 log "unit and service tests (real MariaDB, Redis and MongoDB-wire on loopback)"
 ./mvnw -B -ntp install
+log "licences: every dependency the build ships under a licence perflab may ship, none on the list not to use"
+./mvnw -B -ntp -q license:aggregate-add-third-party
+python3 scripts/test/licences.py target/generated-sources/license/THIRD-PARTY.txt
 # The background work goes on at the idle class beside the stack and e2e phases too, and ends before the k6 phases,
 # whose figures nothing may share the machine with: warm, the infra and chart checks (the module tests end first: the
 # chart's kwok install and upgrade were then waited for, 0:48 in a run here); cold, the Go-built tools (a cold run

@@ -24,6 +24,12 @@ scripts_syntax() {
 }
 
 check "Java: every module and its tests compiled (./mvnw -DskipTests install)" ./mvnw -B -ntp -q -DskipTests install
+# what every module ships resolves to licences perflab may ship, none refused (the load engine's JMeter among them)
+licences() {
+  ./mvnw -B -ntp -q license:aggregate-add-third-party &&
+    python3 scripts/test/licences.py target/generated-sources/license/THIRD-PARTY.txt
+}
+check "licences: every dependency the build ships (license-maven-plugin, scripts/test/licences.py)" licences
 check "scripts: syntax of every script (bash -n, py_compile)" scripts_syntax
 check "scripts: their own tests (python3 -m unittest, scripts/test/unit)" python3 -m unittest discover -s scripts/test/unit
 check "charts: static checks (scripts/test/test-chart.sh --no-cluster)" scripts/test/test-chart.sh --no-cluster
