@@ -2,7 +2,7 @@
 # The gateway hop and the redirect path, measured side by side in one run with one load generator (wrk, loopback):
 #   nginx `return 302` (the physical reference) | shortener direct | nginx `proxy_pass` in front of the shortener
 #   | gateway (edge cache hit) | gateway with the edge cache off (a plain proxy hop) | an authenticated API read,
-#   gateway vs direct, then the redirect under an open model (k6 at a constant rate). Every ratio is printed against its goal.
+#   gateway vs direct, then the redirect under an open model (fortio at a constant rate). Every ratio is printed against its goal.
 # Needs the running stack (make up). Run it on a quiet machine: every process shares the same cores.
 # Usage: scripts/bench/bench-gateway.sh [seconds per run, default 10] [connections, 64]
 # Settings (environment):
@@ -17,15 +17,16 @@
 #   WARMUP=8                    seconds of load before each row
 #   PERFLAB_BENCH_A_ENV / _B_ENV  extra "K=V ..." environment for the A / B proxy gateway (A/B a setting in one run)
 #   PERFLAB_BENCH_BARE=0        leave out the bare Spring Cloud Gateway rows (the framework's floor, bench/bare-gateway)
-#   PERFLAB_BENCH_OPEN=0        leave out the open-model rows (k6 at a constant rate, after the closed-loop rows; they
+#   PERFLAB_BENCH_OPEN=0        leave out the open-model rows (fortio at a constant rate, after the closed-loop rows; they
 #                               need the bare rows): PERFLAB_BENCH_OPEN_RATES (1000) beside half the direct row's capacity,
-#                               OPEN_SECS (15) per row, OPEN_MAX_VUS (1000)
+#                               OPEN_SECS (15) per row, OPEN_CONNS (fortio's connections, default the rate / 10)
 #   PERFLAB_BENCH_PIN=1         the gateways and nginx on core 1, the shortener and wrk on core 0 (taskset), as pods
 #                               with CPU of their own: what the hop costs when it does not take the service's CPU
 set -euo pipefail
 source "$(dirname "$0")/../lib/env.sh"
 cd "$PERFLAB_ROOT"
 PERFLAB_WITH_BENCH_TOOLS=1 scripts/stack/install.sh >/dev/null
+scripts/bench/bench-tools.sh   # fortio, the open-model rows' generator
 mode=run; case "${1:-}" in cold|ab|warm-start) mode=$1; shift ;; esac
 secs=${1:-10}; conns=${2:-64}
 NGINX_PORT=${PERFLAB_BENCH_NGINX_PORT:-18081}
@@ -320,34 +321,47 @@ if [ -n "$b_pid" ]; then
   run apiB "B API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$B_PORT/v1/short-links/$code" "$b_pid" "Authorization: Bearer $token"
 fi
 
-# The open model: the same redirect at a constant arrival rate (k6, k6-tests/shortener/hop.js), the shortener direct,
-# bare Spring Cloud Gateway WebFlux and the gateway's proxy hop one after the other, at half the direct row's closed-loop
+# The open model: the same redirect at a constant arrival rate (fortio $FORTIO_VERSION), the shortener direct, bare
+# Spring Cloud Gateway WebFlux and the gateway's proxy hop one after the other, at half the direct row's closed-loop
 # capacity and at PERFLAB_BENCH_OPEN_RATES (default 1000) requests/s, OPEN_SECS (15) each: the p50 and p99 each hop
-# adds. k6's own health is watched as every run's (scripts/lib/generator.py): a row whose generator went above 80% of the
-# CPUs it may use, or dropped iterations, is marked inconclusive, and its added latency is the generator's, not the hop's.
+# adds. The generator's own health is judged as every run's (scripts/lib/generator.py): a row whose generator went above
+# 80% of the CPUs it may use, or fell behind (sent fewer than 98% of the requests its schedule held), is marked
+# inconclusive, and its added latency is the generator's, not the hop's.
 declare -A OPEN_P50 OPEN_P99 OPEN_VERDICT
 open_row() { # key label url rate
-  local d="$out/open/$1-$4" rc=0 pid sampler cpus
+  local d="$out/open/$1-$4" rc=0 pid sampler cpus conns_open=${OPEN_CONNS:-$(( ($4 + 9) / 10 ))}
   rm -rf "$d"; mkdir -p "$d"
-  "${pin_wrk[@]}" "$K6_BIN" run --no-usage-report --quiet -e URL="$3" -e RATE="$4" -e DURATION="${OPEN_SECS:-15}s" \
-    -e WARMUP=0s -e MAX_VUS="${OPEN_MAX_VUS:-1000}" -e SUMMARY_DIR="$d" -e SUMMARY_NAME=hop k6-tests/shortener/hop.js \
-    >"$d/k6.txt" 2>&1 &
+  # A fortio connection sends its next request only once the last one is answered: rate/10 connections give each
+  # request 100 ms (the redirect's p95 limit) before its connection misses a slot. -nocatchup skips a missed slot
+  # instead of sending it late (a late send would hide the wait from the latency), and the verdict counts the skips;
+  # -uniform staggers the connections over the period (else all send at once). -stdclient: fortio's own client closes
+  # the connection after any answer outside 2xx, every 302 included (and -allow-initial-errors: its one warm-up
+  # request per connection would count the 302 as an error and stop). -r 0.00001: histogram buckets from 10 us.
+  "${pin_wrk[@]}" "$FORTIO_BIN" load -stdclient -allow-initial-errors -nocatchup -uniform -qps "$4" -c "$conns_open" \
+    -t "${OPEN_SECS:-15}s" -r 0.00001 -p 50,99 -loglevel Warning -json "$d/fortio.json" "$3" >"$d/fortio.txt" 2>&1 &
   pid=$!
   python3 scripts/lib/generator.py sample "$pid" "$d/samples" & sampler=$!
   wait "$pid" || rc=$?
   wait "$sampler"
+  if [ "$rc" != 0 ] || [ ! -s "$d/fortio.json" ]; then
+    OPEN_P50[$1-$4]=nan; OPEN_P99[$1-$4]=nan; OPEN_VERDICT[$1-$4]="none, fortio exited $rc ($d/fortio.txt)"
+    printf '%-46s %6s/s  %s\n' "$2" "$4" "${OPEN_VERDICT[$1-$4]}"
+    return 0
+  fi
   cpus=$(nproc); [ ${#pin_wrk[@]} = 0 ] || cpus=1
-  python3 scripts/lib/generator.py verdict --samples "$d/samples" --summary "$d/hop-summary.json" --k6-exit "$rc" \
-    --cpus "$cpus" --where "k6 on this host" --json "$d/verdict.json" >"$d/verdict.txt" || true
-  OPEN_P50[$1-$4]=$(jq -r '.metrics.http_req_duration.values.med' "$d/hop-summary.json")
-  OPEN_P99[$1-$4]=$(jq -r '.metrics.http_req_duration.values["p(99)"]' "$d/hop-summary.json")
-  OPEN_VERDICT[$1-$4]=$(jq -r '"\(.verdict), k6 CPU peak \(.cpuPeak * 100 | round)%, \(.droppedIterations) dropped"' "$d/verdict.json")
+  python3 scripts/lib/generator.py verdict --samples "$d/samples" --fortio "$d/fortio.json" \
+    --cpus "$cpus" --where "fortio on this host" --json "$d/verdict.json" >"$d/verdict.txt" || true
+  OPEN_P50[$1-$4]=$(jq -r '.DurationHistogram.Percentiles[] | select(.Percentile == 50) | .Value * 1000' "$d/fortio.json")
+  OPEN_P99[$1-$4]=$(jq -r '.DurationHistogram.Percentiles[] | select(.Percentile == 99) | .Value * 1000' "$d/fortio.json")
+  OPEN_VERDICT[$1-$4]=$(jq -r '"\(.verdict), fortio CPU peak \(.cpuPeak * 100 | round)%, \(.sent) of \(.scheduled) sent (\(.droppedIterations) not on schedule), \(.connections) connections"' "$d/verdict.json")
   printf '%-46s %6s/s  p50 %7.2fms p99 %7.2fms  %s\n' "$2" "$4" "${OPEN_P50[$1-$4]}" "${OPEN_P99[$1-$4]}" "${OPEN_VERDICT[$1-$4]}"
 }
 open_rates=()
 if [ "$mode" = run ] && [ -n "$bare_pid" ] && [ "${PERFLAB_BENCH_OPEN:-1}" != 0 ]; then
-  open_rates=("$(awk -v r="${RPS[direct]}" 'BEGIN { printf "%d", r / 2 }')" ${PERFLAB_BENCH_OPEN_RATES:-1000})
-  echo; echo "open model: k6 at a constant arrival rate, ${OPEN_SECS:-15} s per row (the JVMs warm from the rows above)"
+  # half the direct capacity, down to a multiple of 10: with rate/10 connections each then has a whole number of
+  # requests per second (fortio gives every connection the same whole count, int(rate x seconds / connections))
+  open_rates=("$(awk -v r="${RPS[direct]}" 'BEGIN { printf "%d", int(r / 20) * 10 }')" ${PERFLAB_BENCH_OPEN_RATES:-1000})
+  echo; echo "open model: fortio $FORTIO_VERSION at a constant rate, ${OPEN_SECS:-15} s per row (the JVMs warm from the rows above)"
   for rate in "${open_rates[@]}"; do
     open_row direct "redirect: shortener direct" "$direct/s/$code" "$rate"
     open_row bare "redirect: bare Spring Cloud Gateway WebFlux" "http://127.0.0.1:$BARE_PORT/s/$code" "$rate"
@@ -385,10 +399,17 @@ open_added() { # key rate: the p50 and p99 (ms) that row adds over the direct ro
   awk -v a="${OPEN_P50[$1-$2]}" -v b="${OPEN_P50[direct-$2]}" -v c="${OPEN_P99[$1-$2]}" -v d="${OPEN_P99[direct-$2]}" \
     'BEGIN { printf "%+.2f %+.2f", a - b, c - d }'
 }
+open_goal() { # key rate value limit: ok or MISSED, or inconclusive when the generator of that row or of the direct row
+  # at that rate fell behind or ran short of CPU (or did not finish): then the difference is the generator's, not the hop's
+  case "${OPEN_VERDICT[$1-$2]%%,*} ${OPEN_VERDICT[direct-$2]%%,*}" in
+    "pass pass" | "pass fail" | "fail pass" | "fail fail") verdict "$3" "$4" '<=' ;;
+    *) echo inconclusive ;;
+  esac
+}
 for rate in "${open_rates[@]}"; do
   read -r p50 p99 <<<"$(open_added proxy "$rate")"
   line "open model at $rate/s, added by the proxy hop:" "p50 $p50 ms, p99 $p99 ms" \
-    "(goal p50 <= 1 ms: $(verdict "$p50" 1 '<='), p99 <= 5 ms: $(verdict "$p99" 5 '<='); generators: direct ${OPEN_VERDICT[direct-$rate]%%,*}, proxy ${OPEN_VERDICT[proxy-$rate]%%,*})"
+    "(goal p50 <= 1 ms: $(open_goal proxy "$rate" "$p50" 1), p99 <= 5 ms: $(open_goal proxy "$rate" "$p99" 5); generators: direct ${OPEN_VERDICT[direct-$rate]%%,*}, proxy ${OPEN_VERDICT[proxy-$rate]%%,*})"
   read -r p50 p99 <<<"$(open_added bare "$rate")"
   line "open model at $rate/s, added by bare SCG WebFlux:" "p50 $p50 ms, p99 $p99 ms" "(generator: ${OPEN_VERDICT[bare-$rate]%%,*})"
 done

@@ -9,6 +9,9 @@ its lateness beyond dropped iterations, so this watches the k6 process from outs
   generator.py verdict --samples OUT --summary S.json --k6-exit N --cpus C --where TEXT [--json G.json]
                                          prints the verdict and exits 0 (pass), 99 (fail, k6's own code for crossed
                                          thresholds) or 75 (inconclusive: the generator, not the system, was short)
+  generator.py verdict --samples OUT --fortio R.json --cpus C --where TEXT [--json G.json]
+                                         the same for a constant-rate run of fortio (`fortio load -qps Q -nocatchup
+                                         -json R.json`, the benches' open-model rows)
 
 Rules (docs/load-testing.md):
   - the generator's CPU over any 5 s window above 80% of the CPUs it may use (C: its cgroup limit, else the CPUs it
@@ -17,11 +20,19 @@ Rules (docs/load-testing.md):
     largest p95 limit, per scenario) -> inconclusive: the generator ran out of VUs;
   - dropped iterations otherwise -> fail: the system's lateness (requests never sent are not "no errors");
   - else k6's own exit status: 0 pass, 99 fail.
+A fortio run, whose connections each send their next request only after the last answer and, with -nocatchup, skip
+a slot they missed rather than send it late:
+  - the generator's CPU as above -> inconclusive;
+  - fewer than KEPT_SHARE of the requests its schedule held sent on time -> inconclusive: it fell behind, and with a
+    fixed number of connections that is the generator's shortfall as much as the system's;
+  - an answer outside 2xx/3xx or a socket error -> fail;
+  - else pass.
 """
 import argparse
 import json
 import math
 import os
+import re
 import sys
 import time
 
@@ -29,6 +40,7 @@ PASS, FAIL, INCONCLUSIVE = 0, 99, 75
 CPU_LIMIT_SHARE = 0.8
 WINDOW_S = 5.0
 VU_MARGIN = 1.0  # the largest p95 limit stands for every request of the iteration: the margin is in it
+KEPT_SHARE = 0.98  # a fortio run below this share of its scheduled requests fell behind
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -153,6 +165,61 @@ def verdict(args):
     return code
 
 
+GO_UNITS = {"h": 3600, "m": 60, "s": 1, "ms": 1e-3, "us": 1e-6, "\u00b5s": 1e-6, "ns": 1e-9}
+
+
+def go_seconds(duration):
+    """Seconds of a Go duration string as fortio writes it ("5s", "1m0s", "1.5s", "500ms")."""
+    parts = re.findall(r"([0-9.]+)(h|ms|us|\u00b5s|ns|m|s)", duration)
+    if not parts or "".join(n + u for n, u in parts) != duration:
+        raise ValueError(f"not a duration: {duration!r}")
+    return sum(float(n) * GO_UNITS[u] for n, u in parts)
+
+
+def fortio_schedule(result):
+    """(requests scheduled, requests sent, asked rate, rate sent over the scheduled time, answers outside 2xx/3xx or
+    socket errors) of one fortio load result. Scheduled as fortio splits it: int(qps x duration) over the
+    connections, the same whole number each; the sent rate divides by the duration asked, not by fortio's ActualQPS's
+    elapsed time, which also holds the last answer and -uniform's start offset (one connection's period)."""
+    asked = float(result["RequestedQPS"])  # "max" (no rate) raises: not a constant-rate run
+    seconds = go_seconds(result["RequestedDuration"])
+    threads = int(result["NumThreads"])
+    scheduled = max(int(result["Exactly"]) or int(asked * seconds) // threads * threads, 1)
+    sent = int(result["DurationHistogram"]["Count"])
+    codes = {int(c): int(n) for c, n in (result.get("RetCodes") or {}).items()}
+    errors = sum(n for c, n in codes.items() if not 200 <= c <= 399)
+    return scheduled, sent, asked, sent / seconds, errors
+
+
+def fortio_verdict(args):
+    result = json.load(open(args.fortio))
+    peak, mean, wait = cpu_use(args.samples, args.cpus)
+    scheduled, sent, asked, rate, errors = fortio_schedule(result)
+    not_sent = max(scheduled - sent, 0)
+    health = (f"generator: {args.where}; CPU peak {peak:.0%} and mean {mean:.0%} of {args.cpus:g} CPU(s) "
+              f"(inconclusive above {CPU_LIMIT_SHARE:.0%}), waited {wait:.1f} s in the run queue per CPU second used; "
+              f"fortio {result.get('Version', '?')}: {sent} of {scheduled} requests sent on schedule "
+              f"({rate:.0f}/s of {asked:g}/s asked, {not_sent} not sent), {result['NumThreads']} connections")
+    if peak > CPU_LIMIT_SHARE:
+        code, why = INCONCLUSIVE, f"the generator used {peak:.0%} of its CPU: the run measured the generator"
+    elif sent < KEPT_SHARE * scheduled:
+        code, why = INCONCLUSIVE, (f"the generator fell behind: {sent / scheduled:.1%} of its scheduled requests sent "
+                                   f"(below {KEPT_SHARE:.0%}), {not_sent} not sent on schedule")
+    elif errors:
+        code, why = FAIL, f"{errors} answer(s) outside 2xx/3xx or socket errors"
+    else:
+        code, why = PASS, f"the rate kept: {sent / scheduled:.1%} of the scheduled requests sent, every answer 2xx/3xx"
+    word = {PASS: "pass", FAIL: "fail", INCONCLUSIVE: "inconclusive"}[code]
+    print(f"verdict: {word} ({why}); {health}")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"verdict": word, "why": why, "where": args.where, "cpus": args.cpus, "cpuPeak": round(peak, 3),
+                       "cpuMean": round(mean, 3), "cpuWait": round(wait, 3), "droppedIterations": not_sent,
+                       "scheduled": scheduled, "sent": sent, "askedRate": asked, "sentRate": round(rate, 1),
+                       "errors": errors, "connections": result["NumThreads"]}, f, indent=2)
+    return code
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -162,7 +229,8 @@ def main():
     v = sub.add_parser("verdict")
     v.add_argument("--samples", required=True)
     v.add_argument("--summary")
-    v.add_argument("--k6-exit", type=int, required=True)
+    v.add_argument("--k6-exit", type=int)
+    v.add_argument("--fortio", help="a fortio load result (-json) instead of --summary and --k6-exit")
     v.add_argument("--cpus", type=float, required=True)
     v.add_argument("--where", required=True)
     v.add_argument("--json")
@@ -170,6 +238,10 @@ def main():
     if a.cmd == "sample":
         sample(a.pid, a.out)
         return 0
+    if a.fortio:
+        return fortio_verdict(a)
+    if a.k6_exit is None:
+        p.error("verdict needs --k6-exit (a k6 run) or --fortio (a fortio run)")
     return verdict(a)
 
 
