@@ -7,10 +7,16 @@ import java.util.stream.Collectors;
 
 import dev.perflab.load.lib.BadInput;
 import dev.perflab.load.lib.Scenario;
-import dev.perflab.load.mail.MailSendSmoke;
+import dev.perflab.load.mail.MailLoad;
+import dev.perflab.load.mail.MailSend;
 import dev.perflab.load.mail.MailSmoke;
+import dev.perflab.load.notifier.NotifierSeed001;
+import dev.perflab.load.notifier.NotifierSignup;
 import dev.perflab.load.notifier.NotifierSmoke;
+import dev.perflab.load.route.RouteReaders;
 import dev.perflab.load.route.RouteSmoke;
+import dev.perflab.load.shortener.ShortenerHop;
+import dev.perflab.load.shortener.ShortenerReads;
 import dev.perflab.load.shortener.ShortenerSmoke;
 
 /**
@@ -19,7 +25,9 @@ import dev.perflab.load.shortener.ShortenerSmoke;
 final class Scenarios {
 
 	private static final Map<String, Scenario> ALL = List
-		.<Scenario>of(new MailSmoke(), new MailSendSmoke(), new NotifierSmoke(), new RouteSmoke(), new ShortenerSmoke())
+		.<Scenario>of(new MailSmoke(), new MailSend("mail-send"), new MailSend("mail-send-smoke"), new MailLoad(),
+				new NotifierSmoke(), new NotifierSignup(), new NotifierSeed001(), new RouteSmoke(), new RouteReaders(),
+				new ShortenerSmoke(), new ShortenerReads(), new ShortenerHop())
 		.stream()
 		.collect(Collectors.toMap(Scenario::name, Function.identity(), (a, b) -> a, java.util.TreeMap::new));
 

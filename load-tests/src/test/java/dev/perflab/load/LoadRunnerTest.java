@@ -14,8 +14,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LoadRunnerTest {
 
 	@Test
-	void listsTheSmokesByTheirK6Names() throws Exception {
-		assertThat(Scenarios.names()).contains("mail-smoke", "mail-send-smoke", "notifier-smoke", "route-smoke",
+	void listsTheScenariosByTheirK6Names() throws Exception {
+		assertThat(Scenarios.names()).contains("mail-smoke", "mail-send-smoke", "mail-send", "mail-load", "notifier-smoke",
+				"notifier-signup", "notifier-seed001", "route-smoke", "route-readers", "shortener-reads", "shortener-hop",
 				"shortener-smoke");
 		assertThat(LoadRunner.run(new String[] { "list" })).isZero();
 	}
@@ -41,7 +42,7 @@ class LoadRunnerTest {
 	@Test
 	void refusesAnUnknownScenario() throws Exception {
 		assertThat(refused("run", "shortener-soak"))
-			.startsWith("load-tests: scenario shortener-soak: unknown, one of mail-send-smoke");
+			.startsWith("load-tests: scenario shortener-soak: unknown, one of mail-load, mail-send,");
 	}
 
 	@Test

@@ -2,6 +2,8 @@ package dev.perflab.load.lib;
 
 import java.util.Map;
 
+import org.apache.jmeter.threads.JMeterVariables;
+
 import us.abstracta.jmeter.javadsl.http.DslHttpSampler;
 
 /**
@@ -23,6 +25,11 @@ public final class Callers {
 	public static DslHttpSampler identityOrBearer(Settings settings, DslHttpSampler request) {
 		String identity = settings.text("IDENTITY", "");
 		return identity.isEmpty() ? bearer(request) : request.header("X-Perflab-Identity", identity);
+	}
+
+	/** The index of the iteration's caller among the tokens (0 without any). */
+	public static int caller(JMeterVariables vars) {
+		return vars.getObject(Iteration.VARIABLE) instanceof Iteration i ? i.caller() : 0;
 	}
 
 	/** The setup's headers: the first caller's bearer token. */

@@ -51,6 +51,11 @@ final class Engine {
 			end = closed.duration().plus(closed.gracefulStop());
 			stop = StandardJMeterEngine::stopEngineNow;
 		}
+		else if (load instanceof Load.Once once) {
+			group = threadGroup("closed model", once.vus(), 1, gate);
+			end = once.maxDuration().plus(once.gracefulStop());
+			stop = StandardJMeterEngine::stopEngineNow;
+		}
 		else {
 			OpenModel open = new OpenModel(run.schedule().text(), List.of(gate));
 			group = open;
@@ -87,7 +92,7 @@ final class Engine {
 			while (true) {
 				Thread.sleep(20);
 				long now = System.currentTimeMillis();
-				boolean done = load instanceof Load.Open && run.seen() >= run.schedule().arrivals()
+				boolean done = run.schedule() != null && run.seen() >= run.schedule().arrivals()
 						&& run.inFlight() == 0;
 				if (done || now >= start + end.toMillis()) {
 					if (!done) {

@@ -1,10 +1,12 @@
 package dev.perflab.load.lib;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * How a scenario offers its load: open (arrivals at a rate, the PROFILE's shape, at most a number of iterations in
- * flight) for every SLO run; closed (a fixed crowd looping) only where a seed's users are one.
+ * flight) for every SLO run, or arrivals on a schedule of the scenario's own (a seed's stated profile); closed (a
+ * fixed crowd looping, or each of a crowd once) only where a seed's users are one.
  */
 public sealed interface Load {
 
@@ -12,16 +14,38 @@ public sealed interface Load {
 	record Open(double rate, int maxInFlight) implements Load {
 	}
 
+	/**
+	 * Arrivals on the scenario's own {@code segments}, with no PROFILE and no warm-up (the scenario reads RATE and
+	 * DURATION itself); at most {@code maxInFlight} unless MAX_IN_FLIGHT says otherwise.
+	 */
+	record Arrivals(List<Segment> segments, int maxInFlight) implements Load {
+	}
+
 	/** {@code vus} threads looping for {@code duration}; those still running then get {@code gracefulStop}. */
 	record Closed(int vus, Duration duration, Duration gracefulStop) implements Load {
+	}
+
+	/**
+	 * {@code vus} threads started together, each running the iteration once (k6's per-vu-iterations); those still
+	 * running after {@code maxDuration} get {@code gracefulStop}.
+	 */
+	record Once(int vus, Duration maxDuration, Duration gracefulStop) implements Load {
 	}
 
 	static Load open(double rate, int maxInFlight) {
 		return new Open(rate, maxInFlight);
 	}
 
+	static Load arrivals(List<Segment> segments, int maxInFlight) {
+		return new Arrivals(List.copyOf(segments), maxInFlight);
+	}
+
 	static Load closed(int vus, Duration duration, Duration gracefulStop) {
 		return new Closed(vus, duration, gracefulStop);
+	}
+
+	static Load once(int vus, Duration maxDuration, Duration gracefulStop) {
+		return new Once(vus, maxDuration, gracefulStop);
 	}
 
 }

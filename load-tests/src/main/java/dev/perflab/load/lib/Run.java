@@ -127,7 +127,7 @@ public final class Run {
 		});
 		for (AssertionResult assertion : result.getAssertionResults()) {
 			if (assertion instanceof CheckResult) {
-				this.metrics.rate("checks", phase, "", !assertion.isFailure() && !assertion.isError());
+				this.metrics.rate("checks", phase, assertion.getName(), !assertion.isFailure() && !assertion.isError());
 			}
 		}
 		this.observer.request(phase, name, result.getResponseCode(), !failed, ms / 1000);
@@ -137,6 +137,11 @@ public final class Run {
 	void tally(String metric) {
 		Object iteration = JMeterContextService.getContext().getVariables().getObject(Iteration.VARIABLE);
 		this.metrics.count(metric, iteration instanceof Iteration i ? i.phase() : Phase.MAIN, "", 1);
+	}
+
+	/** Counts a check made outside any request (a teardown's), in the main stage. */
+	public void check(String name, boolean passed) {
+		this.metrics.rate("checks", Phase.MAIN, name, passed);
 	}
 
 	/** From now on nothing that ends is counted: what is still running is being interrupted. */

@@ -34,20 +34,25 @@ public final class Runner {
 	/** Runs {@code scenario}; a {@link SetupFailed} leaves before any load. */
 	public static int run(Scenario scenario, Settings settings) throws IOException, InterruptedException {
 		Load load = scenario.load(settings);
-		Thresholds thresholds = scenario.thresholds();
-		boolean open = load instanceof Load.Open;
-		Schedule schedule = null;
-		int cap;
-		if (load instanceof Load.Open o) {
-			double rate = settings.rate().orElse(o.rate());
-			schedule = Schedule.of(rate, settings.warmup(),
-					settings.profile().segments(rate, settings.duration().orElse(null)),
-					settings.gracefulStop().plus(Duration.ofSeconds(5)));
-			cap = settings.maxInFlight().orElse(o.maxInFlight());
-		}
-		else {
-			cap = ((Load.Closed) load).vus();
-		}
+		Thresholds thresholds = scenario.thresholds(settings);
+		Duration tail = settings.gracefulStop().plus(Duration.ofSeconds(5));
+		Schedule schedule = switch (load) {
+			case Load.Open o -> {
+				double rate = settings.rate().orElse(o.rate());
+				yield Schedule.of(rate, settings.warmup(), settings.profile().segments(rate, settings.duration().orElse(null)),
+						tail);
+			}
+			case Load.Arrivals a -> Schedule.of(0, Duration.ZERO, a.segments(), tail);
+			case Load.Closed c -> null;
+			case Load.Once o -> null;
+		};
+		int cap = switch (load) {
+			case Load.Open o -> settings.maxInFlight().orElse(o.maxInFlight());
+			case Load.Arrivals a -> settings.maxInFlight().orElse(a.maxInFlight());
+			case Load.Closed c -> c.vus();
+			case Load.Once o -> o.vus();
+		};
+		boolean open = schedule != null;
 		Metrics metrics = metrics(thresholds, open);
 		Exporter exporter = settings.prometheusRemoteWrite().map((url) -> new Exporter(url, labels(scenario, settings)))
 			.orElse(null);
@@ -60,6 +65,7 @@ public final class Runner {
 			long started = System.nanoTime();
 			Engine.run(run, runId, load, settings.gracefulStop(), iteration);
 			double seconds = (System.nanoTime() - started) / 1e9;
+			scenario.teardown(context);
 			if (exporter != null) {
 				finalPush(exporter);
 			}
@@ -68,7 +74,7 @@ public final class Runner {
 				.perflab("engine", "Apache JMeter 5.6.3 through jmeter-java-dsl 2.2")
 				.perflab("testid", settings.testid())
 				.perflab("scenario", scenario.name());
-			write(summary, settings.summaryDir(), settings.summaryName(scenario.name()));
+			write(summary, settings.summaryDir(), settings.summaryName(scenario.summaryName(settings)));
 			return summary.failed().isEmpty() ? PASSED : THRESHOLDS_CROSSED;
 		}
 		finally {

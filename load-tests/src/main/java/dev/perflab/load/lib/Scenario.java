@@ -14,13 +14,22 @@ public interface Scenario {
 
 	Load load(Settings settings);
 
-	Thresholds thresholds();
+	Thresholds thresholds(Settings settings);
 
 	/**
 	 * Runs the setup steps (requests before any load; a failure is a {@link SetupFailed}) and answers the requests of
 	 * one iteration.
 	 */
 	List<ThreadGroupChild> iteration(Context context);
+
+	/** After the load, before the summary (k6's teardown()): a drain to wait for, a last check to count. */
+	default void teardown(Context context) {
+	}
+
+	/** The summary's name unless SUMMARY_NAME says otherwise: the scenario's own name unless a setting picks another. */
+	default String summaryName(Settings settings) {
+		return name();
+	}
 
 	/** What a scenario builds its iteration with: the settings, the setup's client and the run it belongs to. */
 	record Context(Settings settings, Setup setup, Run run, String runId) {

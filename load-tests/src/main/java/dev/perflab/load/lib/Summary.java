@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * A run's end-of-test summary in the shape of k6's handleSummary data, which the scripts read with jq and Python
  * ({@code .metrics.<name>.values.count}, {@code .metrics.<name>.thresholds}, {@code .perflab.vuBudget}): every metric
- * whole, narrowed to each phase ({@code {scenario:main}}) and, for requests, to each name ({@code {name:create}});
+ * whole, narrowed to each phase ({@code {scenario:main}}), for requests to each name ({@code {name:create}}) and for
+ * checks to each check ({@code {check:create is 201}});
  * each threshold on its narrowed metric with {@code ok}. Durations in ms.
  */
 public final class Summary {
@@ -41,7 +42,11 @@ public final class Summary {
 					summary.entry(metrics, metric, metric + "{scenario:" + phase.tag() + "}", new Metrics.Filter(phase, null));
 				}
 			}
-			String tag = metric.equals("dropped_iterations") ? "reason" : BY_NAME.contains(metric) ? "name" : null;
+			String tag = switch (metric) {
+				case "dropped_iterations" -> "reason";
+				case "checks" -> "check";
+				default -> BY_NAME.contains(metric) ? "name" : null;
+			};
 			if (tag != null) {
 				for (String name : metrics.names(metric)) {
 					summary.entry(metrics, metric, metric + "{" + tag + ":" + name + "}", new Metrics.Filter(null, name));

@@ -5,8 +5,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One threshold as k6 states it: a metric, narrowed by tags ({@code http_req_duration{name:create,scenario:main}}),
- * and a rule on one of its values ({@code p(95)<300}, {@code rate<0.01}, {@code count==0}).
+ * One threshold as k6 states it: a metric, narrowed by tags ({@code http_req_duration{name:create,scenario:main}},
+ * {@code checks{check:a sign-up is 201}}: a check is recorded under its name as a request is), and a rule on one of its values ({@code p(95)<300}, {@code rate<0.01}, {@code count==0}).
  */
 public record Threshold(String key, String metric, Metrics.Filter filter, String rule) {
 
@@ -26,9 +26,9 @@ public record Threshold(String key, String metric, Metrics.Filter filter, String
 			for (String tag : m.group(2).split(",")) {
 				String[] kv = tag.split(":", 2);
 				switch (kv[0]) {
-					case "name" -> name = kv[1];
+					case "name", "check" -> name = kv[1];
 					case "scenario" -> phase = "main".equals(kv[1]) ? Phase.MAIN : Phase.WARMUP;
-					default -> throw new IllegalArgumentException("tag " + kv[0] + " in " + key + ": name or scenario");
+					default -> throw new IllegalArgumentException("tag " + kv[0] + " in " + key + ": name, check or scenario");
 				}
 			}
 		}

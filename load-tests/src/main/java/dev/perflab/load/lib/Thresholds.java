@@ -36,14 +36,28 @@ public final class Thresholds {
 
 	/** http_req_failed and checks at the SLO's limits. */
 	public Thresholds failures() {
-		rule("http_req_failed", "rate<" + this.slo.failed());
-		return rule("checks", "rate>" + this.slo.checks());
+		return failed().rule("checks", "rate>" + this.slo.checks());
+	}
+
+	/** http_req_failed at the SLO's limit, without one on checks. */
+	public Thresholds failed() {
+		return rule("http_req_failed", "rate<" + this.slo.failed());
 	}
 
 	/** The endpoint's percentiles on http_req_duration{name:endpoint}. */
 	public Thresholds latency(String endpoint) {
-		return rule("http_req_duration{name:" + endpoint + "}",
+		return latencyOf(endpoint, endpoint);
+	}
+
+	/** The endpoint's percentiles on the requests named {@code request} ({@code http_req_duration{name:request}}). */
+	public Thresholds latencyOf(String endpoint, String request) {
+		return rule("http_req_duration{name:" + request + "}",
 				this.slo.latency(endpoint, this.sloScenario).toArray(String[]::new));
+	}
+
+	/** The endpoint's percentiles on every request ({@code http_req_duration}): a scenario of one endpoint. */
+	public Thresholds latencyOfAll(String endpoint) {
+		return rule("http_req_duration", this.slo.latency(endpoint, this.sloScenario).toArray(String[]::new));
 	}
 
 	/** The endpoint's percentiles on {@code metric}, a trend of the durations of the requests named endpoint. */

@@ -39,7 +39,7 @@ public final class MailSmoke implements Scenario {
 	}
 
 	@Override
-	public Thresholds thresholds() {
+	public Thresholds thresholds(Settings settings) {
 		return Thresholds.of(Slo.of("mail"), null)
 			.failures()
 			.latency("list", "mail_list_duration")

@@ -45,7 +45,7 @@ public final class NotifierSmoke implements Scenario {
 	}
 
 	@Override
-	public Thresholds thresholds() {
+	public Thresholds thresholds(Settings settings) {
 		return Thresholds.of(Slo.of("notifier"), null).failures().latency("sign").latency("member");
 	}
 

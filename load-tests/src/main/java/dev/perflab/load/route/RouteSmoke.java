@@ -35,7 +35,7 @@ public final class RouteSmoke implements Scenario {
 	}
 
 	@Override
-	public Thresholds thresholds() {
+	public Thresholds thresholds(Settings settings) {
 		return Thresholds.of(Slo.of("route"), null).failures().latency("points");
 	}
 

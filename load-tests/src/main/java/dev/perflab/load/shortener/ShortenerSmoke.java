@@ -32,7 +32,7 @@ public final class ShortenerSmoke implements Scenario {
 	}
 
 	@Override
-	public Thresholds thresholds() {
+	public Thresholds thresholds(Settings settings) {
 		return Thresholds.of(Slo.of("shortener"), null)
 			.failures()
 			.latency("create", "shortener_create_duration")

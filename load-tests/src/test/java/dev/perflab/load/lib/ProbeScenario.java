@@ -51,7 +51,7 @@ final class ProbeScenario implements Scenario {
 	}
 
 	@Override
-	public Thresholds thresholds() {
+	public Thresholds thresholds(Settings settings) {
 		Thresholds thresholds = Thresholds.of(Slo.of("shortener"), null)
 			.failures()
 			.latency("create", "probe_create_duration");

@@ -35,17 +35,26 @@ import static us.abstracta.jmeter.javadsl.JmeterDsl.httpSampler;
  *   VUS (5)  DURATION (10s)  RUN (a tag in subjects and recipients)
  *   TOKENS   JSON [{"token": "...", "sender_no": 1}, ...]: callers, one per sender in turn; else TOKEN as sender 1
  * </pre>
+ *
+ * Named {@code mail-send} as its k6 script's summary was, and {@code mail-send-smoke} as the mail service's smoke
+ * runs it (VUS=5, DURATION=10s).
  */
-public final class MailSendSmoke implements Scenario {
+public final class MailSend implements Scenario {
 
 	private static final ObjectMapper JSON = new ObjectMapper();
+
+	private final String name;
 
 	private record Sender(String token, long senderNo) {
 	}
 
+	public MailSend(String name) {
+		this.name = name;
+	}
+
 	@Override
 	public String name() {
-		return "mail-send-smoke";
+		return this.name;
 	}
 
 	@Override
@@ -55,7 +64,7 @@ public final class MailSendSmoke implements Scenario {
 	}
 
 	@Override
-	public Thresholds thresholds() {
+	public Thresholds thresholds(Settings settings) {
 		return Thresholds.of(Slo.of("mail"), "mail/send")
 			.failures()
 			.latency("send", "mail_send_duration")
@@ -69,15 +78,20 @@ public final class MailSendSmoke implements Scenario {
 		String run = context.settings().text("RUN", "jm" + Long.toString(System.currentTimeMillis(), 36));
 		context.setup().requireService("/v2/mailboxes", Map.of("Authorization", "Bearer " + senders.get(0).token()));
 		return List.of(httpSampler("send", context.baseUrl() + "/v2/mails/send")
-			.header("Authorization", (s) -> "Bearer " + senders.get(s.ctx.getThreadNum() % senders.size()).token())
+			.header("Authorization", (s) -> "Bearer " + sender(senders, s.ctx.getThreadNum()).token())
 			.post((s) -> body(run, s.ctx.getThreadNum() + 1, Numbers.iteration(s.vars),
-					senders.get(s.ctx.getThreadNum() % senders.size())), ContentType.APPLICATION_JSON)
+					sender(senders, s.ctx.getThreadNum())), ContentType.APPLICATION_JSON)
 			.responseTimeout(Duration.ofSeconds(60))
 			.children(check("send is accepted", (r) -> r.status() == 202),
 					Tally.count(context, "mail_send_accepted", (r) -> r.status() == 202),
 					Tally.count(context, "mail_send_overloaded", (r) -> r.status() == 503),
 					Tally.count(context, "mail_send_server_errors",
 							(r) -> r.status() != 503 && (r.status() >= 500 || r.status() == 0))));
+	}
+
+	/** Thread n is k6's VU n + 1, which sent as the caller at that index. */
+	private static Sender sender(List<Sender> senders, int thread) {
+		return senders.get((thread + 1) % senders.size());
 	}
 
 	private static String body(String run, int vu, long iteration, Sender sender) {

@@ -1,0 +1,53 @@
+package dev.perflab.load.shortener;
+
+import java.util.List;
+
+import dev.perflab.load.lib.Load;
+import dev.perflab.load.lib.Scenario;
+import dev.perflab.load.lib.Settings;
+import dev.perflab.load.lib.SetupFailed;
+import dev.perflab.load.lib.Slo;
+import dev.perflab.load.lib.Thresholds;
+
+import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroupChild;
+
+import static dev.perflab.load.lib.Check.check;
+import static us.abstracta.jmeter.javadsl.JmeterDsl.httpSampler;
+
+/**
+ * One redirect URL at a constant arrival rate (an open model: the rate is offered whatever the latency, unlike wrk's
+ * closed loop of connections): the same rate against the shortener direct, a bare Spring Cloud Gateway and the
+ * gateway's proxy hop, the p50 and p99 each adds read side by side.
+ *
+ * <pre>
+ *   URL=http://127.0.0.1:8083/s/&lt;code&gt; RATE=5000 DURATION=15s WARMUP=0s MAX_VUS=1000
+ * </pre>
+ */
+public final class ShortenerHop implements Scenario {
+
+	@Override
+	public String name() {
+		return "shortener-hop";
+	}
+
+	@Override
+	public Load load(Settings settings) {
+		return Load.open(1000, settings.positiveInt("MAX_VUS", 1000));
+	}
+
+	@Override
+	public Thresholds thresholds(Settings settings) {
+		return Thresholds.of(Slo.of("shortener"), null).failures().latency("redirect");
+	}
+
+	@Override
+	public List<ThreadGroupChild> iteration(Context context) {
+		String url = context.settings().text("URL", "");
+		if (url.isEmpty()) {
+			throw new SetupFailed("set URL to a redirect to time");
+		}
+		return List.of(httpSampler("redirect", url).followRedirects(false)
+			.children(check("a redirect", (r) -> r.status() == 301 || r.status() == 302)));
+	}
+
+}
