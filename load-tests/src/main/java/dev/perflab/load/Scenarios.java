@@ -13,6 +13,7 @@ import dev.perflab.load.mail.MailSmoke;
 import dev.perflab.load.notifier.NotifierSeed001;
 import dev.perflab.load.notifier.NotifierSignup;
 import dev.perflab.load.notifier.NotifierSmoke;
+import dev.perflab.load.office.OfficeDay;
 import dev.perflab.load.route.RouteReaders;
 import dev.perflab.load.route.RouteSmoke;
 import dev.perflab.load.shortener.ShortenerHop;
@@ -27,7 +28,7 @@ final class Scenarios {
 	private static final Map<String, Scenario> ALL = List
 		.<Scenario>of(new MailSmoke(), new MailSend("mail-send"), new MailSend("mail-send-smoke"), new MailLoad(),
 				new NotifierSmoke(), new NotifierSignup(), new NotifierSeed001(), new RouteSmoke(), new RouteReaders(),
-				new ShortenerSmoke(), new ShortenerReads(), new ShortenerHop())
+				new ShortenerSmoke(), new ShortenerReads(), new ShortenerHop(), new OfficeDay())
 		.stream()
 		.collect(Collectors.toMap(Scenario::name, Function.identity(), (a, b) -> a, java.util.TreeMap::new));
 

@@ -17,7 +17,7 @@ class LoadRunnerTest {
 	void listsTheScenariosByTheirK6Names() throws Exception {
 		assertThat(Scenarios.names()).contains("mail-smoke", "mail-send-smoke", "mail-send", "mail-load", "notifier-smoke",
 				"notifier-signup", "notifier-seed001", "route-smoke", "route-readers", "shortener-reads", "shortener-hop",
-				"shortener-smoke");
+				"shortener-smoke", "office-day");
 		assertThat(LoadRunner.run(new String[] { "list" })).isZero();
 	}
 

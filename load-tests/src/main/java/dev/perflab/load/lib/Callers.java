@@ -21,6 +21,11 @@ public final class Callers {
 		return request.header("Authorization", "Bearer ${" + Iteration.TOKEN + "}");
 	}
 
+	/** The request sent as the first caller, whatever the iteration's (the one whose data the seed filled). */
+	public static DslHttpSampler first(Settings settings, DslHttpSampler request) {
+		return request.header("Authorization", setupBearer(settings).get("Authorization"));
+	}
+
 	/** The request sent with IDENTITY when it is set, else as the iteration's caller. */
 	public static DslHttpSampler identityOrBearer(Settings settings, DslHttpSampler request) {
 		String identity = settings.text("IDENTITY", "");

@@ -42,25 +42,31 @@ final class Engine {
 		System.setProperty("http.maxConnections", Integer.toString(Math.max(5, run.cap())));
 		// a POST on a connection the server had closed must fail, not be sent twice
 		System.setProperty("sun.net.http.retryPost", "false");
-		IterationGate gate = new IterationGate(runId, iteration);
 		Duration end;
-		TestPlanChild group;
+		List<TestPlanChild> groups = new ArrayList<>();
 		Runnable stop;
 		if (load instanceof Load.Closed closed) {
-			group = threadGroup("closed model", closed.vus(), closed.duration(), gate);
+			groups.add(threadGroup("closed model", closed.vus(), closed.duration(), new IterationGate(runId, 0, iteration)));
 			end = closed.duration().plus(closed.gracefulStop());
 			stop = StandardJMeterEngine::stopEngineNow;
 		}
 		else if (load instanceof Load.Once once) {
-			group = threadGroup("closed model", once.vus(), 1, gate);
+			groups.add(threadGroup("closed model", once.vus(), 1, new IterationGate(runId, 0, iteration)));
 			end = once.maxDuration().plus(once.gracefulStop());
 			stop = StandardJMeterEngine::stopEngineNow;
 		}
 		else {
-			OpenModel open = new OpenModel(run.schedule().text(), List.of(gate));
-			group = open;
-			end = Duration.ofMillis(Math.round(run.schedule().arrivalSeconds() * 1000)).plus(gracefulStop);
-			stop = open::end;
+			// one open model per lane, side by side: each keeps its own schedule
+			List<OpenModel> open = new ArrayList<>();
+			double seconds = 0;
+			for (int i = 0; i < run.lanes().size(); i++) {
+				Lane lane = run.lanes().get(i);
+				open.add(new OpenModel(lane.name, lane.schedule.text(), List.of(new IterationGate(runId, i, iteration))));
+				seconds = Math.max(seconds, lane.schedule.arrivalSeconds());
+			}
+			groups.addAll(open);
+			end = Duration.ofMillis(Math.round(seconds * 1000)).plus(gracefulStop);
+			stop = () -> open.forEach(OpenModel::end);
 		}
 		List<TestPlanChild> children = new ArrayList<>(List.of(
 				httpDefaults().clientImpl(HttpClientImpl.JAVA)
@@ -68,9 +74,11 @@ final class Engine {
 					.responseTimeout(Duration.ofSeconds(60)),
 				// as k6 and every browser ask: compressed answers (JMeter's Java client inflates gzip)
 				httpHeaders().header("Accept-Encoding", "gzip"),
-				httpCache().disable(), httpCookies().disable(), Clock.start(), Clock.stop(), group, new Recorder(runId)));
+				httpCache().disable(), httpCookies().disable(), Clock.start(), Clock.stop()));
+		children.addAll(groups);
+		children.add(new Recorder(runId));
 		DslTestPlan plan = testPlan(children.toArray(TestPlanChild[]::new));
-		Thread stopper = Thread.ofPlatform().daemon().name("perflab-stopper").start(() -> stop(run, load, end, stop));
+		Thread stopper = Thread.ofPlatform().daemon().name("perflab-stopper").start(() -> stop(run, end, stop));
 		try {
 			new Quiet().prop("sampleresult.default.encoding", "UTF-8")
 				.prop("summariser.out", "false")
@@ -83,7 +91,7 @@ final class Engine {
 	}
 
 	/** Ends an open run once it has nothing left to do, and any run when its graceful stop is over. */
-	private static void stop(Run run, Load load, Duration end, Runnable stop) {
+	private static void stop(Run run, Duration end, Runnable stop) {
 		try {
 			long start;
 			while ((start = JMeterContextService.getTestStartTime()) == 0) {
@@ -92,8 +100,7 @@ final class Engine {
 			while (true) {
 				Thread.sleep(20);
 				long now = System.currentTimeMillis();
-				boolean done = run.schedule() != null && run.seen() >= run.schedule().arrivals()
-						&& run.inFlight() == 0;
+				boolean done = run.done();
 				if (done || now >= start + end.toMillis()) {
 					if (!done) {
 						run.cut();

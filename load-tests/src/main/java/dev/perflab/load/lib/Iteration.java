@@ -1,10 +1,11 @@
 package dev.perflab.load.lib;
 
 /**
- * One iteration of a scenario as its thread sees it: its number in the run (unique, 0-based), its phase, its caller
- * and when it began; {@code dropped} names why it never ran ({@code in_flight_cap} or {@code late}), null when it ran.
+ * One iteration of a scenario as its thread sees it: its number in its lane (unique, 0-based), its phase, its caller
+ * and when it began; {@code dropped} names why it never ran ({@code in_flight_cap} or {@code late}), null when it ran;
+ * {@code lane}: the index of the run's lane it belongs to.
  */
-public record Iteration(long number, Phase phase, int caller, long began, String dropped) {
+public record Iteration(long number, Phase phase, int caller, long began, String dropped, int lane) {
 
 	/** The JMeter variable that holds the iteration of the thread's current iteration. */
 	public static final String VARIABLE = "perflab.iteration";

@@ -12,7 +12,7 @@ import us.abstracta.jmeter.javadsl.core.controllers.BaseController;
 import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroupChild;
 
 /**
- * The scenario's iteration behind its run's gate: before the first request the run decides whether the iteration may
+ * The scenario's iteration behind its run's gate, one per lane: before the first request the run decides whether the iteration may
  * start (the cap on iterations in flight, the arrival's lateness) and hands it its caller; a dropped iteration sends
  * nothing. The run learns the iteration's end when its requests are done; a thread that ends before that was stopped
  * (the graceful stop ran out, or a closed run's time was up before its next request): an interrupted iteration.
@@ -21,15 +21,19 @@ public final class IterationGate extends BaseController<IterationGate> {
 
 	private final String run;
 
-	IterationGate(String run, List<ThreadGroupChild> children) {
+	private final int lane;
+
+	IterationGate(String run, int lane, List<ThreadGroupChild> children) {
 		super("iteration", null, children);
 		this.run = run;
+		this.lane = lane;
 	}
 
 	@Override
 	protected TestElement buildTestElement() {
 		Gate gate = new Gate();
 		gate.setProperty(Gate.RUN, this.run);
+		gate.setProperty(Gate.LANE, this.lane);
 		return gate;
 	}
 
@@ -38,13 +42,15 @@ public final class IterationGate extends BaseController<IterationGate> {
 
 		static final String RUN = "perflab.run";
 
+		static final String LANE = "perflab.lane";
+
 		private transient Iteration iteration;
 
 		@Override
 		public Sampler next() {
 			Run run = Registry.get(getPropertyAsString(RUN));
 			if (this.iteration == null) {
-				this.iteration = run.begin(JMeterContextService.getContext().getThreadNum());
+				this.iteration = run.begin(getPropertyAsInt(LANE), JMeterContextService.getContext().getThreadNum());
 			}
 			if (!this.iteration.ran()) {
 				return null;

@@ -1,12 +1,15 @@
 package dev.perflab.load.lib;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a scenario offers its load: open (arrivals at a rate, the PROFILE's shape, at most a number of iterations in
- * flight) for every SLO run, or arrivals on a schedule of the scenario's own (a seed's stated profile); closed (a
- * fixed crowd looping, or each of a crowd once) only where a seed's users are one.
+ * flight) for every SLO run, several such side by side (a mix), or arrivals on a schedule of the scenario's own (a
+ * seed's stated profile); closed (a fixed crowd looping, or each of a crowd once) only where a seed's users are one.
  */
 public sealed interface Load {
 
@@ -32,6 +35,14 @@ public sealed interface Load {
 	record Once(int vus, Duration maxDuration, Duration gracefulStop) implements Load {
 	}
 
+	/**
+	 * Several parts side by side, each its own arrivals at {@code rates} (iterations/s, by part name) times RATE, with
+	 * a warm-up and the PROFILE's shape; at most {@code maxInFlight} of each part unless MAX_IN_FLIGHT says otherwise.
+	 * The scenario's iteration holds every part's steps, each behind {@link Mix#part}.
+	 */
+	record Mix(Map<String, Double> rates, int maxInFlight) implements Load {
+	}
+
 	static Load open(double rate, int maxInFlight) {
 		return new Open(rate, maxInFlight);
 	}
@@ -42,6 +53,10 @@ public sealed interface Load {
 
 	static Load closed(int vus, Duration duration, Duration gracefulStop) {
 		return new Closed(vus, duration, gracefulStop);
+	}
+
+	static Load mix(Map<String, Double> rates, int maxInFlight) {
+		return new Mix(Collections.unmodifiableMap(new LinkedHashMap<>(rates)), maxInFlight);
 	}
 
 	static Load once(int vus, Duration maxDuration, Duration gracefulStop) {

@@ -17,8 +17,8 @@ final class OpenModel extends BaseThreadGroup<OpenModel> {
 
 	private volatile OpenModelThreadGroup built;
 
-	OpenModel(String schedule, List<ThreadGroupChild> children) {
-		super("open model", null, children);
+	OpenModel(String name, String schedule, List<ThreadGroupChild> children) {
+		super(name, null, children);
 		this.schedule = schedule;
 	}
 

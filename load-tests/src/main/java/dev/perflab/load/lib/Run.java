@@ -3,7 +3,6 @@ package dev.perflab.load.lib;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.jmeter.assertions.AssertionResult;
 import org.apache.jmeter.samplers.SampleResult;
@@ -11,10 +10,10 @@ import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
 
 /**
- * What every thread of one run shares: the schedule its arrivals keep, the cap on iterations in flight, the callers,
- * and the metrics each request and iteration adds to.
+ * What every thread of one run shares: its lanes (the schedule each one's arrivals keep, its cap on iterations in
+ * flight), the callers, and the metrics each request and iteration adds to.
  * <p>
- * An arrival that finds {@link #cap} iterations running is not run and counts as dropped ({@code in_flight_cap}), as
+ * An arrival that finds its lane's cap of iterations running is not run and counts as dropped ({@code in_flight_cap}), as
  * k6 drops an iteration when every VU is busy; one that starts more than {@link #LATE_MS} after its due time counts
  * as dropped too ({@code late}): the generator could not keep its schedule, so what it measured is suspect. Samples
  * that end after the run was cut (the graceful stop ran out) are not counted: they are interrupted requests, not the
@@ -25,9 +24,7 @@ public final class Run {
 	/** How late an arrival may start before it counts as dropped; the scheduler's own jitter is far below it. */
 	public static final long LATE_MS = 1000;
 
-	private final Schedule schedule;
-
-	private final int cap;
+	private final List<Lane> lanes;
 
 	private final List<String> tokens;
 
@@ -41,46 +38,53 @@ public final class Run {
 
 	private final AtomicInteger peak = new AtomicInteger();
 
-	private final AtomicLong seen = new AtomicLong();
-
 	private volatile long cutAt = Long.MAX_VALUE;
 
-	/** {@code schedule}: the open model's arrivals; null for a closed model (each thread loops, nothing is due). */
-	public Run(Schedule schedule, int cap, List<String> tokens, Map<String, String> trends, Metrics metrics,
-			Observer observer) {
-		this.schedule = schedule;
-		this.cap = cap;
+	/** {@code lanes}: the run's streams of iterations, each with its schedule (none for a closed model) and cap. */
+	Run(List<Lane> lanes, List<String> tokens, Map<String, String> trends, Metrics metrics, Observer observer) {
+		this.lanes = lanes;
 		this.tokens = tokens;
 		this.trends = trends;
 		this.metrics = metrics;
 		this.observer = observer;
 	}
 
-	/** Starts the iteration of thread {@code thread} (the arrival's number in an open model), or drops it. */
-	Iteration begin(int thread) {
+	/**
+	 * Starts the iteration of thread {@code thread} of lane {@code lane} (the arrival's number in an open model), or
+	 * drops it.
+	 */
+	Iteration begin(int lane, int thread) {
+		Lane l = this.lanes.get(lane);
+		Schedule schedule = l.schedule;
 		long now = System.currentTimeMillis();
-		long order = this.seen.getAndIncrement();
-		long number = this.schedule != null ? thread : order;
-		Phase phase = this.schedule != null && this.schedule.isWarmup(thread) ? Phase.WARMUP : Phase.MAIN;
-		int caller = this.tokens.isEmpty() ? 0 : (int) ((this.schedule != null ? number : thread) % this.tokens.size());
-		if (this.schedule != null) {
-			long late = now - JMeterContextService.getTestStartTime() - this.schedule.dueMillis(thread);
+		long order = l.seen.getAndIncrement();
+		long number = schedule != null ? thread : order;
+		Phase phase = schedule != null && schedule.isWarmup(thread) ? Phase.WARMUP : Phase.MAIN;
+		int caller = this.tokens.isEmpty() ? 0 : (int) ((schedule != null ? number : thread) % this.tokens.size());
+		if (schedule != null) {
+			long late = now - JMeterContextService.getTestStartTime() - schedule.dueMillis(thread);
 			this.metrics.trend("iteration_lateness", phase, "", Math.max(0, late));
 			if (late > LATE_MS) {
-				return drop(new Iteration(number, phase, caller, now, "late"));
+				return drop(new Iteration(number, phase, caller, now, "late", lane));
 			}
 		}
-		if (this.inFlight.incrementAndGet() > this.cap) {
-			this.inFlight.decrementAndGet();
-			return drop(new Iteration(number, phase, caller, now, "in_flight_cap"));
+		if (l.inFlight.incrementAndGet() > l.cap) {
+			l.inFlight.decrementAndGet();
+			return drop(new Iteration(number, phase, caller, now, "in_flight_cap", lane));
 		}
-		this.peak.accumulateAndGet(this.inFlight.get(), Math::max);
-		Iteration iteration = new Iteration(number, phase, caller, now, null);
+		this.peak.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
+		Iteration iteration = new Iteration(number, phase, caller, now, null, lane);
 		JMeterVariables vars = JMeterContextService.getContext().getVariables();
 		vars.putObject(Iteration.VARIABLE, iteration);
 		vars.put(Iteration.NUMBER, Long.toString(number));
 		vars.put(Iteration.TOKEN, this.tokens.isEmpty() ? "" : this.tokens.get(caller));
+		vars.put(Mix.variable(l.name), "true");
 		return iteration;
+	}
+
+	private void leave(Iteration iteration) {
+		this.lanes.get(iteration.lane()).inFlight.decrementAndGet();
+		this.inFlight.decrementAndGet();
 	}
 
 	private Iteration drop(Iteration iteration) {
@@ -91,7 +95,7 @@ public final class Run {
 
 	/** The iteration stopped before its last request: its thread was stopped (cut, or a closed run's end). */
 	void interrupted(Iteration iteration) {
-		this.inFlight.decrementAndGet();
+		leave(iteration);
 		this.metrics.count("interrupted_iterations", iteration.phase(), "", 1);
 	}
 
@@ -102,7 +106,7 @@ public final class Run {
 			interrupted(iteration);
 			return;
 		}
-		this.inFlight.decrementAndGet();
+		leave(iteration);
 		this.metrics.count("iterations", iteration.phase(), "", 1);
 		this.metrics.trend("iteration_duration", iteration.phase(), "", now - iteration.began());
 		this.observer.iteration(iteration.phase());
@@ -149,9 +153,19 @@ public final class Run {
 		this.cutAt = System.currentTimeMillis();
 	}
 
-	/** Arrivals (or, closed, iterations) that reached the gate so far, run or dropped. */
-	public long seen() {
-		return this.seen.get();
+	/** The lanes, in the order their groups run. */
+	List<Lane> lanes() {
+		return this.lanes;
+	}
+
+	/** Whether every lane has an open model's schedule. */
+	public boolean open() {
+		return this.lanes.get(0).schedule != null;
+	}
+
+	/** Whether every arrival of every lane was due and what ran of them has ended (never, for a closed model). */
+	boolean done() {
+		return this.lanes.stream().allMatch(Lane::done);
 	}
 
 	public int inFlight() {
@@ -162,12 +176,9 @@ public final class Run {
 		return this.peak.get();
 	}
 
+	/** Iterations in flight at most, all lanes together. */
 	public int cap() {
-		return this.cap;
-	}
-
-	public Schedule schedule() {
-		return this.schedule;
+		return this.lanes.stream().mapToInt((l) -> l.cap).sum();
 	}
 
 	public Metrics metrics() {

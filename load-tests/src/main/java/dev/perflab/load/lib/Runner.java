@@ -35,28 +35,12 @@ public final class Runner {
 	public static int run(Scenario scenario, Settings settings) throws IOException, InterruptedException {
 		Load load = scenario.load(settings);
 		Thresholds thresholds = scenario.thresholds(settings);
-		Duration tail = settings.gracefulStop().plus(Duration.ofSeconds(5));
-		Schedule schedule = switch (load) {
-			case Load.Open o -> {
-				double rate = settings.rate().orElse(o.rate());
-				yield Schedule.of(rate, settings.warmup(), settings.profile().segments(rate, settings.duration().orElse(null)),
-						tail);
-			}
-			case Load.Arrivals a -> Schedule.of(0, Duration.ZERO, a.segments(), tail);
-			case Load.Closed c -> null;
-			case Load.Once o -> null;
-		};
-		int cap = switch (load) {
-			case Load.Open o -> settings.maxInFlight().orElse(o.maxInFlight());
-			case Load.Arrivals a -> settings.maxInFlight().orElse(a.maxInFlight());
-			case Load.Closed c -> c.vus();
-			case Load.Once o -> o.vus();
-		};
-		boolean open = schedule != null;
+		List<Lane> lanes = Lane.of(load, settings);
+		boolean open = lanes.get(0).schedule != null;
 		Metrics metrics = metrics(thresholds, open);
 		Exporter exporter = settings.prometheusRemoteWrite().map((url) -> new Exporter(url, labels(scenario, settings)))
 			.orElse(null);
-		Run run = new Run(schedule, cap, settings.tokens(), thresholds.trends(), metrics,
+		Run run = new Run(lanes, settings.tokens(), thresholds.trends(), metrics,
 				exporter != null ? exporter : Observer.NONE);
 		String runId = Registry.put(run);
 		try {
@@ -70,7 +54,7 @@ public final class Runner {
 				finalPush(exporter);
 			}
 			Summary summary = Summary.of(run, thresholds.list(open), seconds, open)
-				.perflab("vuBudget", open ? List.of(budget(schedule, cap, thresholds)) : List.of())
+				.perflab("vuBudget", open ? lanes.stream().map((lane) -> budget(lane, thresholds)).toList() : List.of())
 				.perflab("engine", "Apache JMeter 5.6.3 through jmeter-java-dsl 2.2")
 				.perflab("testid", settings.testid())
 				.perflab("scenario", scenario.name());
@@ -106,11 +90,11 @@ public final class Runner {
 	}
 
 	/** What the generator had to keep the schedule with, for the verdict that reads the drops (generator.py). */
-	private static Map<String, Object> budget(Schedule schedule, int cap, Thresholds thresholds) {
+	private static Map<String, Object> budget(Lane lane, Thresholds thresholds) {
 		Map<String, Object> budget = new LinkedHashMap<>();
-		budget.put("scenario", "main");
-		budget.put("peakRate", schedule.peakRate());
-		budget.put("maxVUs", cap);
+		budget.put("scenario", lane.name);
+		budget.put("peakRate", lane.schedule.peakRate());
+		budget.put("maxVUs", lane.cap);
 		budget.put("sloMs", thresholds.sloMs());
 		return budget;
 	}

@@ -1,6 +1,7 @@
 package dev.perflab.load.lib;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +17,7 @@ public final class Thresholds {
 
 	private static final Pattern P95 = Pattern.compile("^p\\(95\\)\\s*<=?\\s*([\\d.]+)$");
 
-	private final Slo slo;
+	private Slo slo;
 
 	private final String sloScenario;
 
@@ -37,6 +38,22 @@ public final class Thresholds {
 	/** http_req_failed and checks at the SLO's limits. */
 	public Thresholds failures() {
 		return failed().rule("checks", "rate>" + this.slo.checks());
+	}
+
+	/**
+	 * http_req_failed and checks at the strictest limits of these services' SLOs: a scenario that calls them all (a
+	 * mix).
+	 */
+	public Thresholds failures(Slo... slos) {
+		double failed = Arrays.stream(slos).mapToDouble(Slo::failed).min().orElse(this.slo.failed());
+		double checks = Arrays.stream(slos).mapToDouble(Slo::checks).max().orElse(this.slo.checks());
+		return rule("http_req_failed", "rate<" + failed).rule("checks", "rate>" + checks);
+	}
+
+	/** The latencies that follow are those of another service's SLOs (a scenario that calls several). */
+	public Thresholds service(Slo slo) {
+		this.slo = slo;
+		return this;
 	}
 
 	/** http_req_failed at the SLO's limit, without one on checks. */

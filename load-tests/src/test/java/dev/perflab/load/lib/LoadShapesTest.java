@@ -38,6 +38,26 @@ class LoadShapesTest {
 	}
 
 	@Test
+	void runsEachPartOfAMixAtItsOwnRateTimesRate() throws Exception {
+		try (LocalServer server = new LocalServer(0)) {
+			int status = run(server, new MixProbe(), "RATE=2", "DURATION=1s", "WARMUP=500ms");
+			JsonNode m = summary();
+			assertThat(status).isEqualTo(Runner.PASSED);
+			// a: 4/s for 0.5 s, then 8/s for 1 s; b: 2/s, then 4/s; each part sends only its own request
+			assertThat(count(m, "http_reqs{name:a}")).isEqualTo(10);
+			assertThat(count(m, "http_reqs{name:b}")).isEqualTo(5);
+			assertThat(count(m, "iterations{scenario:main}")).isEqualTo(12);
+			assertThat(count(m, "http_reqs")).isEqualTo(server.received.get());
+			JsonNode budget = new ObjectMapper().readTree(Files.readString(this.dir.resolve("probe-summary.json")))
+				.path("perflab")
+				.path("vuBudget");
+			assertThat(budget.findValuesAsText("scenario")).containsExactlyInAnyOrder("a", "b");
+			assertThat(budget.findValues("peakRate").stream().map(JsonNode::asDouble)).containsExactlyInAnyOrder(8.0, 4.0);
+			assertThat(m.path("vus_max").path("values").path("max").asInt()).isEqualTo(20);
+		}
+	}
+
+	@Test
 	void startsEachOfACrowdOnce() throws Exception {
 		try (LocalServer server = new LocalServer(200)) {
 			run(server, new ShapeProbe(Load.once(6, Duration.ofSeconds(10), Duration.ofSeconds(1)), true));

@@ -1,0 +1,64 @@
+package dev.perflab.load.lib;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One stream of iterations of a run, with its own schedule and its own cap on iterations in flight: a run's only one
+ * ({@code main}), or one part of a mix beside the others, each at its own rate (k6's scenarios side by side).
+ * {@code schedule} is null for a closed model: each thread loops, nothing is due.
+ */
+final class Lane {
+
+	/** The name of a run's only lane. */
+	static final String MAIN = "main";
+
+	final String name;
+
+	final Schedule schedule;
+
+	final int cap;
+
+	final AtomicInteger inFlight = new AtomicInteger();
+
+	final AtomicLong seen = new AtomicLong();
+
+	Lane(String name, Schedule schedule, int cap) {
+		this.name = name;
+		this.schedule = schedule;
+		this.cap = cap;
+	}
+
+	/**
+	 * The lanes of {@code load} under {@code settings}: the PROFILE's shape after a warm-up at the rate (RATE, else
+	 * the scenario's), the scenario's own schedule, a closed crowd, or a mix's parts, each at its rate times RATE (1
+	 * by default, at least 1/s) with its warm-up and the PROFILE's shape. MAX_IN_FLIGHT caps each open lane.
+	 */
+	static List<Lane> of(Load load, Settings settings) {
+		Duration tail = settings.gracefulStop().plus(Duration.ofSeconds(5));
+		return switch (load) {
+			case Load.Open o -> List.of(new Lane(MAIN, shaped(settings.rate().orElse(o.rate()), settings, tail),
+					settings.maxInFlight().orElse(o.maxInFlight())));
+			case Load.Arrivals a -> List.of(new Lane(MAIN, Schedule.of(0, Duration.ZERO, a.segments(), tail),
+					settings.maxInFlight().orElse(a.maxInFlight())));
+			case Load.Closed c -> List.of(new Lane(MAIN, null, c.vus()));
+			case Load.Once o -> List.of(new Lane(MAIN, null, o.vus()));
+			case Load.Mix m -> m.rates().entrySet().stream().map((part) -> {
+				double rate = Math.max(1, Math.round(part.getValue() * settings.rate().orElse(1.0)));
+				return new Lane(part.getKey(), shaped(rate, settings, tail), settings.maxInFlight().orElse(m.maxInFlight()));
+			}).toList();
+		};
+	}
+
+	private static Schedule shaped(double rate, Settings settings, Duration tail) {
+		return Schedule.of(rate, settings.warmup(), settings.profile().segments(rate, settings.duration().orElse(null)),
+				tail);
+	}
+
+	boolean done() {
+		return this.schedule != null && this.seen.get() >= this.schedule.arrivals() && this.inFlight.get() == 0;
+	}
+
+}
