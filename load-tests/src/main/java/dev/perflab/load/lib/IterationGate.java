@@ -12,10 +12,11 @@ import us.abstracta.jmeter.javadsl.core.controllers.BaseController;
 import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroupChild;
 
 /**
- * The scenario's iteration behind its run's gate, one per lane: before the first request the run decides whether the iteration may
- * start (the cap on iterations in flight, the arrival's lateness) and hands it its caller; a dropped iteration sends
- * nothing. The run learns the iteration's end when its requests are done; a thread that ends before that was stopped
- * (the graceful stop ran out, or a closed run's time was up before its next request): an interrupted iteration.
+ * The scenario's iteration behind its run's gate, one per lane: before the first request the run decides whether the
+ * iteration may start (the lane's cap on iterations in flight, the arrival's lateness) and hands it its caller; a
+ * dropped iteration sends nothing. The run learns the iteration's end when its requests are done; a thread that ends
+ * before that was stopped (the graceful stop ran out, or a closed run's time was up before its next request): an
+ * interrupted iteration.
  */
 public final class IterationGate extends BaseController<IterationGate> {
 

@@ -13,11 +13,11 @@ import org.apache.jmeter.threads.JMeterVariables;
  * What every thread of one run shares: its lanes (the schedule each one's arrivals keep, its cap on iterations in
  * flight), the callers, and the metrics each request and iteration adds to.
  * <p>
- * An arrival that finds its lane's cap of iterations running is not run and counts as dropped ({@code in_flight_cap}), as
- * k6 drops an iteration when every VU is busy; one that starts more than {@link #LATE_MS} after its due time counts
- * as dropped too ({@code late}): the generator could not keep its schedule, so what it measured is suspect. Samples
- * that end after the run was cut (the graceful stop ran out) are not counted: they are interrupted requests, not the
- * system's answers.
+ * An arrival that finds its lane's cap of iterations running is not run and counts as dropped
+ * ({@code in_flight_cap}), as k6 drops an iteration when every VU is busy; one that starts more than
+ * {@link #LATE_MS} after its due time counts as dropped too ({@code late}): the generator could not keep its
+ * schedule, so what it measured is suspect. Samples that end after the run was cut (the graceful stop ran out) are
+ * not counted: they are interrupted requests, not the system's answers.
  */
 public final class Run {
 
@@ -156,11 +156,6 @@ public final class Run {
 	/** The lanes, in the order their groups run. */
 	List<Lane> lanes() {
 		return this.lanes;
-	}
-
-	/** Whether every lane has an open model's schedule. */
-	public boolean open() {
-		return this.lanes.get(0).schedule != null;
 	}
 
 	/** Whether every arrival of every lane was due and what ran of them has ended (never, for a closed model). */

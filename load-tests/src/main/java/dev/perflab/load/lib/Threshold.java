@@ -6,7 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * One threshold as k6 states it: a metric, narrowed by tags ({@code http_req_duration{name:create,scenario:main}},
- * {@code checks{check:a sign-up is 201}}: a check is recorded under its name as a request is), and a rule on one of its values ({@code p(95)<300}, {@code rate<0.01}, {@code count==0}).
+ * {@code checks{check:a sign-up is 201}}: a check is recorded under its name as a request is), and a rule on one of
+ * its values ({@code p(95)<300}, {@code rate<0.01}, {@code count==0}).
  */
 public record Threshold(String key, String metric, Metrics.Filter filter, String rule) {
 

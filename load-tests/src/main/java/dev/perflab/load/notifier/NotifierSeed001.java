@@ -25,7 +25,8 @@ import static dev.perflab.load.lib.Check.check;
  * 100 ms, and after the drain no SMS delivered twice (SMS_SINK_URL: the endpoint's counts).
  *
  * <pre>
- *   RATE (50)  PEAK (100)  STAGE (1m: the seed's; whole seconds or minutes)  SMS_SINK_URL (none: the drain is not checked)
+ *   RATE (50)  PEAK (100)  STAGE (1m: the seed's; whole seconds or minutes)
+ *   SMS_SINK_URL (none: the drain is not checked)
  * </pre>
  */
 public final class NotifierSeed001 implements Scenario {
