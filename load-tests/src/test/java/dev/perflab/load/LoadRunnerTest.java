@@ -51,6 +51,11 @@ class LoadRunnerTest {
 			.isEqualTo("load-tests: MAX_IN_FLIGHT=0: not a positive whole number");
 	}
 
+	@Test
+	void refusesALatenessBoundOfNothing() throws Exception {
+		assertThat(refused("run", "shortener-smoke", "LATE_AFTER=0s")).isEqualTo("load-tests: LATE_AFTER=0: must be longer than 0");
+	}
+
 	private static String refused(String... args) throws Exception {
 		PrintStream err = System.err;
 		ByteArrayOutputStream captured = new ByteArrayOutputStream();

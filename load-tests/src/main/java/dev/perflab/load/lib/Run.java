@@ -15,14 +15,11 @@ import org.apache.jmeter.threads.JMeterVariables;
  * <p>
  * An arrival that finds its lane's cap of iterations running is not run and counts as dropped
  * ({@code in_flight_cap}), as k6 drops an iteration when every VU is busy; one that starts more than
- * {@link #LATE_MS} after its due time counts as dropped too ({@code late}): the generator could not keep its
+ * {@code LATE_AFTER} (1 s) after its due time counts as dropped too ({@code late}): the generator could not keep its
  * schedule, so what it measured is suspect. Samples that end after the run was cut (the graceful stop ran out) are
  * not counted: they are interrupted requests, not the system's answers.
  */
 public final class Run {
-
-	/** How late an arrival may start before it counts as dropped; the scheduler's own jitter is far below it. */
-	public static final long LATE_MS = 1000;
 
 	private final List<Lane> lanes;
 
@@ -40,8 +37,13 @@ public final class Run {
 
 	private volatile long cutAt = Long.MAX_VALUE;
 
+	/** How late an arrival may start before it counts as dropped; the scheduler's own jitter is far below 1 s. */
+	private final long lateMillis;
+
 	/** {@code lanes}: the run's streams of iterations, each with its schedule (none for a closed model) and cap. */
-	Run(List<Lane> lanes, List<String> tokens, Map<String, String> trends, Metrics metrics, Observer observer) {
+	Run(List<Lane> lanes, List<String> tokens, Map<String, String> trends, Metrics metrics, Observer observer,
+			long lateMillis) {
+		this.lateMillis = lateMillis;
 		this.lanes = lanes;
 		this.tokens = tokens;
 		this.trends = trends;
@@ -64,7 +66,7 @@ public final class Run {
 		if (schedule != null) {
 			long late = now - JMeterContextService.getTestStartTime() - schedule.dueMillis(thread);
 			this.metrics.trend("iteration_lateness", phase, "", Math.max(0, late));
-			if (late > LATE_MS) {
+			if (late > this.lateMillis) {
 				return drop(new Iteration(number, phase, caller, now, "late", lane));
 			}
 		}

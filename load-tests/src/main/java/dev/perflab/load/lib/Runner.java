@@ -41,7 +41,7 @@ public final class Runner {
 		Exporter exporter = settings.prometheusRemoteWrite().map((url) -> new Exporter(url, labels(scenario, settings)))
 			.orElse(null);
 		Run run = new Run(lanes, settings.tokens(), thresholds.trends(), metrics,
-				exporter != null ? exporter : Observer.NONE);
+				exporter != null ? exporter : Observer.NONE, settings.lateAfter().toMillis());
 		String runId = Registry.put(run);
 		try {
 			Scenario.Context context = new Scenario.Context(settings, new Setup(settings.baseUrl()), run, runId);

@@ -24,6 +24,7 @@ import java.util.Optional;
  *   WARMUP         a warm-up at half the rate before it, reported apart (5s; 0s for none)
  *   MAX_IN_FLIGHT  iterations running at once at most; an arrival past it is dropped (the scenario's default)
  *   GRACEFUL_STOP  how long iterations still running when the schedule ends may finish (30s)
+ *   LATE_AFTER     how late after its due time an arrival may start before it counts as dropped (1s)
  *   SUMMARY_DIR    where the summaries go (.)
  *   SUMMARY_NAME   their name, SUMMARY_NAME-summary.json and .txt (the scenario's name)
  *   TESTID         the run's id, a label of every metric in Prometheus (local-&lt;time&gt;)
@@ -54,6 +55,7 @@ public final class Settings {
 		settings.duration();
 		settings.warmup();
 		settings.gracefulStop();
+		settings.lateAfter();
 		settings.maxInFlight();
 		settings.testid();
 		return settings;
@@ -87,6 +89,10 @@ public final class Settings {
 
 	public Duration gracefulStop() {
 		return Durations.parse("GRACEFUL_STOP", text("GRACEFUL_STOP", "30s"));
+	}
+
+	public Duration lateAfter() {
+		return positive("LATE_AFTER", Durations.parse("LATE_AFTER", text("LATE_AFTER", "1s")));
 	}
 
 	public Optional<Integer> maxInFlight() {

@@ -89,9 +89,11 @@ class RunnerTest {
 		try (LocalServer server = new LocalServer(100)) {
 			run(server, ProbeScenario.closed(3), "DURATION=1s");
 			JsonNode m = summary().path("metrics");
-			assertThat(count(m, "iterations")).isPositive();
-			// every counted iteration sent both its requests (none counted that was stopped before its first)
-			assertThat(count(m, "http_reqs")).isEqualTo(2 * count(m, "iterations"));
+			long iterations = count(m, "iterations");
+			assertThat(iterations).isPositive();
+			// every counted iteration sent both its requests; one the end of the run interrupted is not counted, but
+			// what it sent is (as k6 counts an interrupted iteration's requests)
+			assertThat(count(m, "http_reqs")).isBetween(2 * iterations, 2 * (iterations + count(m, "interrupted_iterations")));
 			assertThat(server.received.get()).isGreaterThanOrEqualTo((int) count(m, "http_reqs"));
 			assertThat(m.has("dropped_iterations")).isFalse();
 			assertThat(m.path("http_req_failed").path("thresholds").path("rate<0.01").path("ok").asBoolean()).isTrue();
@@ -126,6 +128,9 @@ class RunnerTest {
 		env.put("TOKEN", "t0");
 		env.put("SUMMARY_DIR", this.dir.toString());
 		env.put("TESTID", "runner-test");
+		// counts here are exact: an arrival a busy machine starts late must not be dropped for it (the 1 s rule is
+		// the runner's in real runs; a CI machine at load 14 can hold a thread that long)
+		env.put("LATE_AFTER", "60s");
 		return Runner.run(scenario, Settings.of(env, List.of(settings)));
 	}
 
