@@ -236,7 +236,7 @@ aot_train_report() {  # the end of `make up`: whether the trainer still runs and
   fi
   log "NOTE: AOT caches are still being trained beside the stack (${left% *}; about $(( (${left##* } + 59) / 60 )) min"
   log "      left, one core at the idle class). A figure measured before it ends measures the trainer too:"
-  log "      wait until \`make status\` no longer lists aot-train, or run \`AOT_TRAIN=wait make up\`."
+  log "      wait until \`make status\` shows aot-train not running, or run \`AOT_TRAIN=wait make up\`."
 }
 
 # start_apps name:module:port...: every app that is not running its current build is stopped and all of them started
