@@ -10,7 +10,7 @@ cd "$PERFLAB_ROOT"
 source scripts/test/phases.sh
 source scripts/k8s/infra-tools.sh  # only its variables (and k8s-tools.sh's): where each tool is
 # Each phase's budget is its share of the 25 minutes a warm run (tool cache present) may take on 2 cores (the phases
-# of a warm run add up to 1,500 s; a cold run's tools, infra and chart phases are its own); the phase table names
+# of a warm run add up to 1,515 s; a cold run's tools, infra and chart phases are its own); the phase table names
 # every phase over its budget.
 
 running_now() { scripts/stack/stack.sh status | awk '$2 == "running" { print $1 }' | sort | xargs; }
