@@ -90,7 +90,13 @@ def main():
     a = ap.parse_args()
     with open(a.third_party) as f:
         lines = f.readlines()
-    failures, kinds = check(lines, table(a.refused), table(a.checked))
+    refused = {}
+    with open(a.refused) as f:
+        for line in f:
+            if line.strip() and not line.startswith("#"):
+                group, artifact, why = line.rstrip("\n").split("\t", 2)
+                refused[f"{group}:{artifact}"] = [why]
+    failures, kinds = check(lines, refused, table(a.checked))
     for failure in failures:
         print(f"licence: {failure}")
     if failures or not kinds:
