@@ -442,14 +442,16 @@ declare -A HPA_MAX=([gateway]=4 [shortener]=3)
 hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their values: 70% of the CPU request, at least 2
   # pods; at most HPA_MAX here, as the node holds 2 cores; no 300 s scale-down window) while reads go to the gateway's
   # Service: a steady 8/s from the host (a quarter of the shortener's CPU target on 2 pods: 20/s measured 35-73%, and
-  # the HPA scaled back up), a surge of 40/s for its first 90 s (past both targets) from a runner of the loadtest chart
-  # on the load node, and, for as long as the surge lasts, slow
+  # the HPA scaled back up), a surge of 40/s (past both targets) from a runner of the loadtest chart on the load node,
+  # and, for as long as the surge lasts, slow
   # downloads (hpa_slow_reads): callers on a slow link reading a 22 MB EML, each in flight at the gateway for seconds, so
   # a gateway pod removed under load holds some. Each HPA scales out under the surge; once it has the pods it asked for,
   # its ceiling is lowered to 2 (maxReplicas) while the surge goes on, so the scale-in removes pods under load, not
-  # after it (a scale-in the metrics drive comes only once the load is gone). Back to 2 of 2 before the surge ends,
-  # not one request of either load failed and not one download was cut short. The steady reads end 6 s after the
-  # surge. Prints replicas over time beside throughput and p95.
+  # after it (a scale-in the metrics drive comes only once the load is gone). The surge ends 6 s after both are back
+  # to 2 of 2 (stopped from its runner's REST API: a scale-out that came late on a busy machine once outlasted a
+  # surge of a fixed 90 s), or at its bound of 240 s, which fails the step. Not one request of either load failed and
+  # not one download was cut short. The steady reads end 6 s after the surge. Prints replicas over time beside
+  # throughput and p95.
   # (A surge of 120/s with 200 VUs overran the two shortener pods until the gateway timed out: 504s after 5 s, and
   # 429s once the limiter fell back to its local buckets; with 50 VUs it dropped 6% of the surge for want of VUs.)
   # Without its mechanisms: HPA_PRESTOP=<seconds> another preStop pause (0: none; every pod of the release rolls),
@@ -488,19 +490,19 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_PUSH_INTERVAL=2s \
     K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true "$K6_BIN" run --no-usage-report --quiet --address 127.0.0.1:0 \
     --out experimental-prometheus-rw --tag testid="$id-steady" -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN" \
-    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=100 -e RATE=8 -e DURATION=200s -e SUMMARY_NAME=hpa-steady \
+    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=100 -e RATE=8 -e DURATION=300s -e SUMMARY_NAME=hpa-steady \
     k6-tests/shortener/reads.js >"$WORK/hpa-steady.out" 2>&1 &
   local steady=$! api
   api=$(listen_address "$steady") || { echo "   k6's REST API is not listening"; kill "$steady"; return 1; }
   load_install perflab-surge "$id-surge" --set token.existingSecret=perflab-hpa-token \
     --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1,results.prometheus.pushInterval=2s \
     --set tests.shortener-smoke.enabled=false,tests.surge.enabled=true,tests.surge.script=shortener/reads.js \
-    --set tests.surge.env.RATE=40,tests.surge.env.DURATION=90s,tests.surge.env.MAX_VUS=100,tests.surge.env.LATENCY=printed \
+    --set tests.surge.env.RATE=40,tests.surge.env.DURATION=240s,tests.surge.env.MAX_VUS=100,tests.surge.env.LATENCY=printed \
     --set tests.surge.env.CODE="$code" "${LOAD_POOL[@]}" || { k6_stop "$api" "$steady"; return 1; }
   surge_job="$(runner_job "$id-surge")" || { k6_stop "$api" "$steady"; return 1; }
   # a process that lives as long as the surge's runner: what the loop and the slow readers watch
-  ( job_done "$surge_job" 300 >/dev/null ) &
-  local surge=$! rc=0 stop_at="" pods hpa desired
+  ( job_done "$surge_job" 360 >/dev/null ) &
+  local surge=$! rc=0 stop_at="" surge_stop_at="" pods hpa desired runner
   hpa_slow_reads "$gw/v2/mails/${big% *}/eml" "$surge"
   declare -A peak capped scaled_in
   : >"$WORK/hpa.tsv"; rm -f "$WORK"/hpa.*.capped "$WORK"/hpa.*.scaled-in
@@ -521,12 +523,21 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
         scaled_in[$s]=$(( $(date +%s) - t0 )); echo "${scaled_in[$s]}" >"$WORK/hpa.$s.scaled-in"
       fi
     done
+    # the surge goes on 6 s after both services are back to 2 of 2, then is stopped from its runner's REST API
+    if [ -z "$surge_stop_at" ] && [ -n "${scaled_in[gateway]:-}" ] && [ -n "${scaled_in[shortener]:-}" ]; then
+      surge_stop_at=$(( $(date +%s) + 6 ))
+    fi
+    if [ -n "$surge_stop_at" ] && [ "$(date +%s)" -ge "$surge_stop_at" ] && kill -0 "$surge" 2>/dev/null; then
+      runner="$(k -n "$NS" get pods -l job-name="$surge_job" -o jsonpath='{.items[0].status.podIP}')"
+      [ -z "$runner" ] || k6_stop "$runner:6565"
+    fi
     # the steady reads go on 6 s after the surge
     if [ -z "$stop_at" ] && ! kill -0 "$surge" 2>/dev/null; then stop_at=$(( $(date +%s) + 6 )); fi
     [ -z "$stop_at" ] || [ "$(date +%s)" -lt "$stop_at" ] || k6_stop "$api"
     sleep 3
   done
-  wait "$surge" || { echo "   the surge's runner did not end in 300 s"; rc=1; }
+  wait "$surge" || { echo "   the surge's runner did not end in 360 s"; rc=1; }
+  [ -n "$surge_stop_at" ] || { echo "   the surge ran to its bound of 240 s: the services were not back to 2 of 2 in it"; rc=1; }
   # k6's own end-of-test figures of the runner, from its log (k6-tests/lib/summary.js's report), as the steady's file
   k -n "$NS" logs "job/$surge_job" --tail=-1 >"$WORK/hpa-surge.log" 2>&1
   k6_report_json <"$WORK/hpa-surge.log" >"$WORK/hpa-surge-summary.json" || { tail -20 "$WORK/hpa-surge.log"; rc=1; }
@@ -540,7 +551,7 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
     [ -n "${capped[$s]:-}" ] || { echo "   $s: never scaled out to every pod it asked for (more than 2) under the surge"; rc=1; }
     [ -n "${scaled_in[$s]:-}" ] || { echo "   $s: never back to 2 of 2 pods under the surge once its ceiling was 2"; rc=1; }
   done
-  reads_whole hpa-surge 40 90 || rc=1
+  reads_whole hpa-surge 40 scheduled || rc=1
   reads_whole hpa-steady 8 run || rc=1
   hpa_slow_whole "${big#* }" || rc=1
   "$K8S_TOOLS_PYTHON" scripts/test/hpa-report.py "$t0" "$WORK" "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" \
@@ -613,12 +624,14 @@ hpa_slow_whole() {  # BYTES: every slow download read whole (200, every byte, cu
 
 reads_whole() {  # NAME RATE SECONDS: a reads.js run under a disruption, from $WORK/NAME-summary.json: no failed request,
   # no failed check, and at least 95% of the RATE x SECONDS offered requests made (a stall is not "no errors"); its
-  # latency printed, not judged. SECONDS `run`: the run's own length (one ended early by k6_stop)
+  # latency printed, not judged. SECONDS `run`: the run's own length (one ended early by k6_stop); `scheduled`: what
+  # its arrival-rate executor started or dropped (a runner's summary read from its log, which has no run length)
   local out
   out="$(jq -r --arg name "$1" --argjson rate "$2" --arg secs "$3" '
     .metrics as $m | $m.http_reqs.values.count as $reqs | $m.http_req_failed.values.passes as $failed
     | $m.checks.values.fails as $bad | $m.http_req_duration.values as $d
-    | ($rate * (if $secs == "run" then .state.testRunDurationMs / 1000 else ($secs | tonumber) end) | floor) as $offered
+    | (if $secs == "scheduled" then $m.iterations.values.count + ($m.dropped_iterations.values.count // 0)
+       else $rate * (if $secs == "run" then .state.testRunDurationMs / 1000 else ($secs | tonumber) end) | floor end) as $offered
     | "  \($name): \($reqs) of \($offered) offered requests made, \($failed) failed, \($bad) checks failed; latency (not"
       + " judged) p50 \($d.med | round) ms, p95 \($d["p(95)"] | round) ms, max \($d.max | round) ms",
       ($failed == 0 and $bad == 0 and $reqs >= 0.95 * $offered)' "$WORK/$1-summary.json")" || return 1
