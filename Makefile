@@ -34,8 +34,8 @@ build: ## compile and package every module (no tests)
 images: ## OCI images (Jib, no Docker): tarballs in .run/images, or pushed multi-arch with REGISTRY=ghcr.io/you
 	@scripts/k8s/images.sh
 
-load: ## k6 through the gateway: every smoke, or SCRIPT=k6-tests/x.js PROFILE=smoke|average|stress|spike|soak RATE= CALLERS=
-	@if [ -n "$(SCRIPT)" ]; then PROFILE=$(PROFILE) RATE=$(RATE) CALLERS=$(CALLERS) scripts/load/load.sh "$(SCRIPT)"; else scripts/load/load.sh smoke; fi
+load: ## load through the gateway: every smoke, or SCENARIO=<name> (make -s load SCENARIO=list: the names) PROFILE=smoke|average|stress|spike|soak RATE= CALLERS=
+	@CALLERS=$(CALLERS) scripts/load/load.sh $(or $(SCENARIO),smoke) $(if $(PROFILE),PROFILE=$(PROFILE)) $(if $(RATE),RATE=$(RATE))
 
 ab: ## one lab switch A/B with an HTML report: AB_DIRECT=1 make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1' (AB_DIRECT: the service itself, not the gateway; AB_RELEASE=<release>: in a cluster, SCRIPT a loadtest test)
 	@scripts/load/ab.sh "$(SERVICE)" "$(SWITCH)" "$(A)" "$(B)" "$(SCRIPT)" $(ARGS)

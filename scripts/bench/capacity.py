@@ -7,10 +7,10 @@ pod's CPU and memory request, the HPA's CPU target) and the EKS env's node group
   capacity.py --check   status 1 (and the difference) when that part is not what the rows give (make test)
 
 Per row (one service's seed-shaped mix through the gateway): CPU per request of the gateway's and the service's JVMs
-(their CPU time over the run / the requests k6 made), the cores and the pods (at the chart's CPU request, filled to
+(their CPU time over the run / the requests the generator made), the cores and the pods (at the chart's CPU request, filled to
 the HPA's target) per 1,000 requests/s, the JVMs' resident memory after the run; then the seed's target rate in cores,
 pods and nodes of the system group (the pods' CPU and memory requests over the instance's vCPUs and memory, before
-the stores, monitoring and the node's own reservations), and the k6 runners' cores on the load group.
+the stores, monitoring and the node's own reservations), and the load runners' cores on the load group.
 """
 import argparse
 import csv
@@ -75,22 +75,22 @@ def table(rows_path):
         return (cpu(s["resources"]["requests"]["cpu"]), gib(s["resources"]["requests"]["memory"]),
                 s["autoscaling"]["targetCPUUtilizationPercentage"] / 100)
 
-    out = ["| service (its seed's mix) | requests measured | gateway CPU/request | service CPU/request | k6 CPU/request"
+    out = ["| service (its seed's mix) | requests measured | gateway CPU/request | service CPU/request | generator CPU/request"
            " | cores per 1,000 req/s (gateway + service) | pods per 1,000 req/s (gateway + service) | resident memory"
            " (gateway, service) | generator |",
            "|---|--:|--:|--:|--:|--:|--:|--:|---|"]
     targets = ["| seed target | requests/s | gateway pods | service pods | system cores requested | system nodes"
-               f" ({sys_kind}: {sys_cpus} vCPU, {sys_gib} GiB) | k6 cores | load nodes ({load_kind}) |",
+               f" ({sys_kind}: {sys_cpus} vCPU, {sys_gib} GiB) | load runner cores | load nodes ({load_kind}) |",
                "|---|--:|--:|--:|--:|--:|--:|--:|"]
     gw_cpu, gw_mem, gw_target = pod("gateway")
     for r in rows:
         n = int(r["requests"])
         gw_us = float(r["gateway_cpu_s"]) / n * 1e6
         svc_us = float(r["service_cpu_s"]) / n * 1e6
-        k6_us = float(r["k6_cpu_s"]) / n * 1e6
+        gen_us = float(r["generator_cpu_s"]) / n * 1e6
         svc_cpu, svc_mem, svc_target = pod(r["service"])
         gw_pods_k, svc_pods_k = gw_us / 1000 / (gw_cpu * gw_target), svc_us / 1000 / (svc_cpu * svc_target)
-        out.append(f"| {r['service']} (`{r['script']}`) | {n:,} | {gw_us:,.0f} µs | {svc_us:,.0f} µs | {k6_us:,.0f} µs"
+        out.append(f"| {r['service']} (`{r['scenario']}`) | {n:,} | {gw_us:,.0f} µs | {svc_us:,.0f} µs | {gen_us:,.0f} µs"
                    f" | {gw_us / 1000:.2f} + {svc_us / 1000:.2f} | {gw_pods_k:.1f} + {svc_pods_k:.1f}"
                    f" | {r['gateway_rss_mb']} + {r['service_rss_mb']} MB | {r['verdict']} |")
         rate, _, what = r["target"].partition(" ")
@@ -102,9 +102,9 @@ def table(rows_path):
         cores = gw_pods * gw_cpu + svc_pods * svc_cpu
         memory = gw_pods * gw_mem + svc_pods * svc_mem
         nodes = max(math.ceil(cores / sys_cpus), math.ceil(memory / sys_gib))
-        k6_cores = rate * k6_us / 1e6
+        gen_cores = rate * gen_us / 1e6
         targets.append(f"| {what} | {rate:,.0f} | {gw_pods} | {svc_pods} | {cores:g} CPU, {memory:g} GiB | {nodes}"
-                       f" | {k6_cores:.1f} | {math.ceil(k6_cores / load_cpus)} |")
+                       f" | {gen_cores:.1f} | {math.ceil(gen_cores / load_cpus)} |")
     return "\n".join(out + [""] + targets)
 
 

@@ -58,6 +58,18 @@ unset _f _n _v _u _line
 export GREENMAIL_VERSION="${GREENMAIL_VERSION:-2.1.8}"
 export GREENMAIL_JAR="$PERFLAB_CACHE/jars/greenmail-standalone-$GREENMAIL_VERSION.jar"
 
+# The load runner: Apache JMeter driven from Java (load-tests/), its jar from the project's Maven build. On a machine
+# it shares with the system, no C2 compiler and no concurrent GC threads: about half the CPU of the JVM's defaults.
+export PERFLAB_LOAD_JAR="${PERFLAB_LOAD_JAR:-$PERFLAB_ROOT/load-tests/target/load-tests.jar}"
+export PERFLAB_LOAD_JVM_OPTS="${PERFLAB_LOAD_JVM_OPTS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms256m -Xmx1g}"
+# shellcheck disable=SC2086
+load_runner() { "$JAVA_HOME/bin/java" $PERFLAB_LOAD_JVM_OPTS -jar "$PERFLAB_LOAD_JAR" "$@"; }
+export -f load_runner
+# the module's jar built when missing or older than its sources; a jar PERFLAB_LOAD_JAR names elsewhere is used as it is
+load_runner_built() {
+  [ "$PERFLAB_LOAD_JAR" != "$PERFLAB_ROOT/load-tests/target/load-tests.jar" ] || "$PERFLAB_ROOT/scripts/stack/stack.sh" jars load-tests >&2
+}
+
 export K6_VERSION="${K6_VERSION:-v1.8.1}"
 export K6_BIN="$PERFLAB_CACHE/bin/k6-$K6_VERSION"
 # the benches' constant-rate generator (Apache-2.0), built once per version (scripts/bench/bench-tools.sh). v1.68.2 is

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The load generator's health, and the run's verdict read with it: pass, fail, or inconclusive.
 
-A run says something about the system only if the generator kept its schedule. k6 reports neither its own CPU nor
-its lateness beyond dropped iterations, so this watches the k6 process from outside and reads the drops with it:
+A run says something about the system only if the generator kept its schedule. A run's summary states neither the
+generator's own CPU nor its lateness beyond dropped iterations, so this watches the generator's process (the load
+runner's JVM, or k6) from outside and reads the drops with it:
 
   generator.py sample PID OUT            CPU ticks and run-queue wait of PID (threads included) once a second into
                                          OUT, until PID exits
-  generator.py verdict --samples OUT --summary S.json --k6-exit N --cpus C --where TEXT [--json G.json]
-                                         prints the verdict and exits 0 (pass), 99 (fail, k6's own code for crossed
+  generator.py verdict --samples OUT --summary S.json --exit N --cpus C --where TEXT [--json G.json]
+                                         prints the verdict and exits 0 (pass), 99 (fail, the runner's own code for crossed
                                          thresholds) or 75 (inconclusive: the generator, not the system, was short)
   generator.py verdict --samples OUT --fortio R.json --cpus C --where TEXT [--json G.json]
                                          the same for a constant-rate run of fortio (`fortio load -qps Q -nocatchup
@@ -15,11 +16,11 @@ its lateness beyond dropped iterations, so this watches the k6 process from outs
 
 Rules (docs/load-testing.md):
   - the generator's CPU over any 5 s window above 80% of the CPUs it may use (C: its cgroup limit, else the CPUs it
-    may run on) -> inconclusive, whatever k6's thresholds said;
+    may run on) -> inconclusive, whatever the run's thresholds said;
   - dropped iterations with a VU budget below what the script's SLO needs (peak rate x requests per iteration x the
     largest p95 limit, per scenario) -> inconclusive: the generator ran out of VUs;
   - dropped iterations otherwise -> fail: the system's lateness (requests never sent are not "no errors");
-  - else k6's own exit status: 0 pass, 99 fail.
+  - else the generator's own exit status: 0 pass, 99 fail.
 A fortio run, whose connections each send their next request only after the last answer and, with -nocatchup, skip
 a slot they missed rather than send it late:
   - the generator's CPU as above -> inconclusive;
@@ -148,20 +149,20 @@ def verdict(args):
         code, why = INCONCLUSIVE, f"{dropped} iterations dropped and the script states no VU budget to read them by"
     elif dropped:
         code, why = FAIL, f"{dropped} iterations dropped with a healthy generator: the system's lateness, requests never sent"
-    elif args.k6_exit == 0:
+    elif args.exit == 0:
         code, why = PASS, "thresholds held, no iteration dropped"
-    elif args.k6_exit == 99:
+    elif args.exit == 99:
         code, why = FAIL, "thresholds crossed"
     else:
-        print(f"verdict: none, k6 exited {args.k6_exit} (not a finished run); {health}")
-        return args.k6_exit
+        print(f"verdict: none, the generator exited {args.exit} (not a finished run); {health}")
+        return args.exit
     word = {PASS: "pass", FAIL: "fail", INCONCLUSIVE: "inconclusive"}[code]
     print(f"verdict: {word} ({why}); {health}")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"verdict": word, "why": why, "where": args.where, "cpus": args.cpus, "cpuPeak": round(peak, 3),
                        "cpuMean": round(mean, 3), "cpuWait": round(wait, 3), "droppedIterations": dropped,
-                       "vuShortfall": short, "k6Exit": args.k6_exit}, f, indent=2)
+                       "vuShortfall": short, "exit": args.exit}, f, indent=2)
     return code
 
 
@@ -229,8 +230,8 @@ def main():
     v = sub.add_parser("verdict")
     v.add_argument("--samples", required=True)
     v.add_argument("--summary")
-    v.add_argument("--k6-exit", type=int)
-    v.add_argument("--fortio", help="a fortio load result (-json) instead of --summary and --k6-exit")
+    v.add_argument("--exit", type=int)
+    v.add_argument("--fortio", help="a fortio load result (-json) instead of --summary and --exit")
     v.add_argument("--cpus", type=float, required=True)
     v.add_argument("--where", required=True)
     v.add_argument("--json")
@@ -240,8 +241,8 @@ def main():
         return 0
     if a.fortio:
         return fortio_verdict(a)
-    if a.k6_exit is None:
-        p.error("verdict needs --k6-exit (a k6 run) or --fortio (a fortio run)")
+    if a.exit is None:
+        p.error("verdict needs --exit (a load runner's or k6 run) or --fortio (a fortio run)")
     return verdict(a)
 
 

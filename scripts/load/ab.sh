@@ -42,7 +42,7 @@ read -ra both <<<"${AB_ENV:-}"
 # gateway key for it (the script must send it, as k6-tests/route's do)
 if [ -n "${AB_DIRECT:-}" ]; then
   set -- "$@" -e BASE_URL="http://127.0.0.1:${!port_var}" \
-    -e IDENTITY="$(scripts/lib/jwt.sh identity perflab-gateway "${K6_USER:-alice}" 1 "$service" 3600)"
+    -e IDENTITY="$(scripts/lib/jwt.sh identity perflab-gateway "${LOAD_USER:-alice}" 1 "$service" 3600)"
 fi
 restart() { # value ("" = the service's default, without AB_ENV)
   scripts/stack/stack.sh stop "$service" >/dev/null

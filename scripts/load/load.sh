@@ -1,75 +1,127 @@
 #!/usr/bin/env bash
-# Runs a k6 script through the gateway of the running local stack with a fresh dev token.
-#   load.sh smoke            the smoke of every service (the smoke lines of services/*/service.env; make load, make test)
-#   load.sh <path.js> [...]  any script, extra k6 arguments passed on
+# Runs load through the gateway of the running local stack with fresh dev tokens.
+#   load.sh smoke                        every service's smoke (the smoke lines of services/*/service.env; make load, make test)
+#   load.sh SCENARIO [KEY=VALUE ...]     one scenario of the load runner (load-tests/: `load_runner list` names them)
+#   load.sh <path.js> [k6 args ...]      a k6 script: the A/B report, make capacity and the runners' merge proof until
+#                                        they move to the load runner
 set -euo pipefail
 source "$(dirname "$0")/../lib/env.sh"
 cd "$PERFLAB_ROOT"
 "$PERFLAB_ROOT/scripts/stack/install.sh" >/dev/null
 script=${1:-smoke}; shift || true
-# Every metric of this run is tagged testid=$TESTID and, when the local stack's Prometheus answers, written into it
-# (k6's remote-write output), where the k6 dashboard and scripts/load/verdict.sh find the run.
+# Every metric of this run is labelled testid=$TESTID and, when the local stack's Prometheus answers, written into it
+# (remote write), where the load dashboard and scripts/load/verdict.sh find the run.
 export TESTID="${TESTID:-local-$(date +%Y%m%d-%H%M%S)}"
-out=()
+rw="" out=()
 if curl -fs "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/-/ready" >/dev/null 2>&1; then
+  rw="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
   out=(--out experimental-prometheus-rw)
-  export K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
+  export K6_PROMETHEUS_RW_SERVER_URL="$rw"
   # every trend as a native histogram: the verdict and the dashboards merge runners' percentiles exactly
   export K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true
 fi
-# Summaries (JSON and text per script) go to a folder per run, named by time, git revision and run id.
+case $script in *.js) ;; *) load_runner_built ;; esac
+[ "$script" != list ] || { load_runner list; exit; }
+# Summaries (JSON and text per run) go to a folder per run, named by time, git revision and run id.
 results="${SUMMARY_OUT:-$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)-$TESTID}"
 mkdir -p "$results"
-log "k6 run id (testid): $TESTID${out:+, metrics in Prometheus :$PERFLAB_PROMETHEUS_PORT}, summaries in $results"
-# CALLERS=n: n dev users (<user>, <user>-2, ... in office 1), one token each, spread over the VUs (k6-tests/lib/config.js)
+log "run id (testid): $TESTID${rw:+, metrics in Prometheus :$PERFLAB_PROMETHEUS_PORT}, summaries in $results"
+# CALLERS=n: n dev users (<user>, <user>-2, ... in office 1), one token each, spread over the iterations
 callers() { scripts/lib/jwt.sh callers "$1" "${CALLERS:-1}"; }  # user
-# The generator's CPU is watched from outside (scripts/lib/generator.py) and read with k6's dropped iterations into the
-# run's verdict: pass (0), fail (99) or inconclusive (75, the generator was short of CPU or VUs: no figure about the
-# system). K6_CPU_LIMIT=<cores> runs k6 in a CPU-limited cgroup of its own (root), as a runner pod's limit does.
-run() { # script user
+# The generator's CPU is watched from outside (scripts/lib/generator.py) and read with its dropped iterations into the
+# run's verdict: pass (0), fail (99) or inconclusive (75, the generator was short of CPU or of iterations in flight:
+# no figure about the system). LOAD_CPU_LIMIT=<cores> runs the generator in a CPU-limited cgroup of its own (root), as
+# a runner pod's limit does.
+run() { # SCENARIO|SCRIPT USER [KEY=VALUE ...|k6 args ...]
   local name samples summary= rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
-  name=$(basename "$(dirname "$1")")-$(basename "$1" .js)
-  local a named=""
-  for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done
+  local a named="" token
+  token="$(scripts/lib/jwt.sh token "$2" 1 3600)"
+  case $1 in
+    *.js)
+      name=$(basename "$(dirname "$1")")-$(basename "$1" .js)
+      for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done ;;
+    *)
+      name=$1
+      for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done ;;
+  esac
   # its summary by name, not as the newest file: smokes run side by side (SMOKES_AT_ONCE)
-  [ -n "$named" ] || set -- "$@" -e SUMMARY_NAME="$name"
+  [ -n "$named" ] || { named=$name; case $1 in *.js) set -- "$@" -e SUMMARY_NAME="$name" ;; *) set -- "$@" SUMMARY_NAME="$name" ;; esac; }
   samples=$(mktemp "$results/.generator-XXXXXX")
-  if [ -n "${K6_CPU_LIMIT:-}" ]; then cpus=$K6_CPU_LIMIT; where="this host, in a cgroup limited to $cpus CPU(s)"; fi
-  limited "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
-    -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKEN="$(scripts/lib/jwt.sh token "$2" 1 3600)" \
-    -e CALLER_TOKENS="$(callers "$2")" -e SUMMARY_DIR="$results" "${@:3}" "$1" &
+  if [ -n "${LOAD_CPU_LIMIT:-}" ]; then cpus=$LOAD_CPU_LIMIT; where="this host, in a cgroup limited to $cpus CPU(s)"; fi
+  case $1 in
+    *.js)
+      limited "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
+        -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKEN="$token" \
+        -e CALLER_TOKENS="$(callers "$2")" -e SUMMARY_DIR="$results" "${@:3}" "$1" & ;;
+    *)
+      SAMPLES=$samples limited_runner run "$1" BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" TOKEN="$token" \
+        CALLER_TOKENS="$(callers "$2")" SUMMARY_DIR="$results" TESTID="$TESTID" ${rw:+PROMETHEUS_RW_URL="$rw"} "${@:3}" & ;;
+  esac
   local pid=$!
-  python3 scripts/lib/generator.py sample "$pid" "$samples" &
-  local sampler=$!
+  # a runner in a CPU-limited cgroup is sampled by limited_runner from the moment it is moved there and started
+  local sampler=""
+  case $1 in *.js) sampler=1 ;; *) [ -n "${LOAD_CPU_LIMIT:-}" ] || sampler=1 ;; esac
+  [ -z "$sampler" ] || { python3 scripts/lib/generator.py sample "$pid" "$samples" & sampler=$!; }
   wait "$pid" || rc=$?
-  wait "$sampler" || true
-  for a in "${@:3}"; do case $a in SUMMARY_NAME=*) summary="$results/${a#SUMMARY_NAME=}-summary.json" ;; esac; done
+  [ -z "$sampler" ] || wait "$sampler" || true
+  summary="$results/$named-summary.json"
   [ -f "$summary" ] || summary=
   # beside the summary: <name>-generator.json (the verdict and the generator's health) and its samples
-  [ -z "$summary" ] || name=$(basename "$summary" -summary.json)
-  mv "$samples" "$results/$name-generator.samples"
-  python3 scripts/lib/generator.py verdict --samples "$results/$name-generator.samples" --summary "$summary" --k6-exit "$rc" \
-    --cpus "$cpus" --where "$where" --json "$results/$name-generator.json"
+  mv "$samples" "$results/$named-generator.samples"
+  python3 scripts/lib/generator.py verdict --samples "$results/$named-generator.samples" --summary "$summary" --exit "$rc" \
+    --cpus "$cpus" --where "$where" --json "$results/$named-generator.json"
 }
-limited() { # command... : in a cgroup with K6_CPU_LIMIT cores of CPU time (cgroup v2 or v1), else as is
-  [ -n "${K6_CPU_LIMIT:-}" ] || { "$@"; return; }
+cpu_cgroup() { # a new cgroup with LOAD_CPU_LIMIT cores of CPU time (cgroup v2 or v1): its path
   local quota period=100000 cg
-  quota=$(awk -v cores="$K6_CPU_LIMIT" -v period="$period" 'BEGIN { q = int(cores * period); print (q > 1000 ? q : 1000) }')
+  quota=$(awk -v cores="$LOAD_CPU_LIMIT" -v period="$period" 'BEGIN { q = int(cores * period); print (q > 1000 ? q : 1000) }')
   if [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-    cg=/sys/fs/cgroup/perflab-k6-$$
+    cg=/sys/fs/cgroup/perflab-load-$$-$BASHPID
     echo +cpu >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
     mkdir -p "$cg" && echo "$quota $period" >"$cg/cpu.max"
   else
-    cg=/sys/fs/cgroup/cpu/perflab-k6-$$
+    cg=/sys/fs/cgroup/cpu/perflab-load-$$-$BASHPID
     mkdir -p "$cg" && echo "$period" >"$cg/cpu.cfs_period_us" && echo "$quota" >"$cg/cpu.cfs_quota_us"
-  fi || { log "K6_CPU_LIMIT needs a writable cgroup (root): $cg"; return 2; }
-  local rc=0
+  fi || { log "LOAD_CPU_LIMIT needs a writable cgroup (root): $cg"; return 2; }
+  echo "$cg"
+}
+limited() { # command... : in a cgroup of LOAD_CPU_LIMIT cores from its start, else as is (k6)
+  [ -n "${LOAD_CPU_LIMIT:-}" ] || { "$@"; return; }
+  local cg rc=0
+  cg=$(cpu_cgroup) || return 2
   bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" "$@" || rc=$?
   rmdir "$cg" 2>/dev/null || true
   return "$rc"
 }
+limited_runner() { # run SCENARIO KEY=VALUE... : the load runner in a cgroup of LOAD_CPU_LIMIT cores, else as is (its
+  # CPU sampled into $SAMPLES from its start there). The
+  # JVM starts and sets the run up at full speed (at 0.05 CPU its start alone would take most of a minute), paused on a
+  # control port of its own; it is moved into the cgroup and only then started, so the limit holds for the whole run
+  [ -n "${LOAD_CPU_LIMIT:-}" ] || { load_runner "$@"; return; }
+  local cg rc=0 sub jvm="" address end=$((SECONDS + 60))
+  cg=$(cpu_cgroup) || return 2
+  load_runner "$@" CONTROL=127.0.0.1:0 PAUSED=true &
+  sub=$!
+  while [ -z "$jvm" ] && kill -0 "$sub" 2>/dev/null && [ $SECONDS -lt $end ]; do
+    jvm=$(pgrep -P "$sub" -x java | head -n 1) || sleep 0.2
+  done
+  address=$( [ -n "$jvm" ] && listen_address "$jvm") || { log "the load runner never listened on its control port"; kill "$sub" 2>/dev/null; wait "$sub"; rmdir "$cg"; return 2; }
+  until [ "$(curl -s --max-time 2 "http://$address/v1/status" | jq -r .state 2>/dev/null)" = paused ]; do
+    kill -0 "$sub" 2>/dev/null && [ $SECONDS -lt $end ] || { log "the load runner was never ready to start"; kill "$sub" 2>/dev/null; wait "$sub"; rmdir "$cg"; return 2; }
+    sleep 0.2
+  done
+  if echo "$jvm" >"$cg/cgroup.procs" && curl -fs -o /dev/null --max-time 5 -X POST "http://$address/v1/start"; then
+    python3 scripts/lib/generator.py sample "$jvm" "$SAMPLES" &
+    local sampler=$!
+    wait "$sub" || rc=$?
+    wait "$sampler" || true
+  else
+    log "the load runner could not be moved into $cg and started"; kill "$sub" 2>/dev/null; wait "$sub"; rc=2
+  fi
+  rmdir "$cg" 2>/dev/null || true
+  return "$rc"
+}
 if [ "$script" = smoke ]; then
-  # each service's smoke lines (services/<name>/service.env: "<script> <user> [k6 args]"; alice is a seeded user);
+  # each service's smoke lines (services/<name>/service.env: "<scenario> <user> [KEY=VALUE ...]"; alice is a seeded user);
   # every smoke runs, and the run fails at the end naming each smoke that failed
   # SMOKES_AT_ONCE (default 1): that many smokes side by side, in the order of the lines
   failed=() inconclusive=() lines=()
@@ -80,9 +132,9 @@ if [ "$script" = smoke ]; then
   for ((i = 0; i < ${#lines[@]}; i += at_once)); do
     pids=() names=()
     for line in "${lines[@]:i:at_once}"; do
-      read -r js user args <<<"$line"
+      read -r scenario user args <<<"$line"
       read -ra extra <<<"$args"
-      run "k6-tests/$js" "$user" "${extra[@]}" "$@" </dev/null & pids+=($!) names+=("$js")
+      run "$scenario" "$user" "${extra[@]}" "$@" </dev/null & pids+=($!) names+=("$scenario")
     done
     for j in "${!pids[@]}"; do
       rc=0; wait "${pids[$j]}" || rc=$?
@@ -92,5 +144,5 @@ if [ "$script" = smoke ]; then
   [ ${#failed[@]} -eq 0 ] || { log "smokes failed: ${failed[*]}"; exit 1; }
   [ ${#inconclusive[@]} -eq 0 ] || { log "smokes inconclusive (the generator was short, see their verdicts): ${inconclusive[*]}"; exit 75; }
 else
-  run "$script" "${K6_USER:-alice}" "$@"
+  run "$script" "${LOAD_USER:-alice}" "$@"
 fi

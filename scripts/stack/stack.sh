@@ -67,7 +67,14 @@ start_redis() {
   wait_port redis "$PERFLAB_REDIS_PORT" 30
 }
 
-jar_of() { ls "$PERFLAB_ROOT/$1"/target/*.jar 2>/dev/null | grep -v -- '-plain\|original\|-tests\|-benchmarks' | head -n 1; }
+# a module's own jar: not Spring Boot's plain one, not a test or benchmark jar (a module may be named *-tests itself)
+jar_of() {
+  local j
+  for j in "$PERFLAB_ROOT/$1"/target/*.jar; do
+    case ${j##*/} in "${1##*/}.jar") ;; *-plain.jar | *original* | *-tests.jar | *-benchmarks.jar) continue ;; esac
+    [ -f "$j" ] && echo "$j" && return
+  done
+}
 
 # the module's folder and those of the project's modules it depends on (by artifactId, through theirs in turn)
 module_dirs() {  # MODULE
@@ -421,6 +428,7 @@ case "${1:-}" in
       log "killed $2 (kill -9)"
     fi
     rm -f "$PIDS/$2.pid" ;;
+  jars) shift; build_jars "$@" ;;  # MODULE...: each module's jar built when missing or older than its sources
   up) up ;;
   down) down ;;
   status) status ;;

@@ -2,7 +2,7 @@
 """A job summary (GitHub's $GITHUB_STEP_SUMMARY markdown) of what a CI job ran.
 
   ci-summary.py junit DIR...      test counts per module from the surefire reports under each DIR
-  ci-summary.py k6 DIR            every k6 threshold of the summaries (*-summary.json) under DIR, passed or not
+  ci-summary.py thresholds DIR    every threshold of the load runs' summaries (*-summary.json) under DIR, passed or not
   ci-summary.py steps LOG         the step lines (ok / FAIL) and the verdict a scripts/test/test-*.sh run printed
 """
 import json
@@ -30,7 +30,7 @@ def junit(dirs):
     return 0
 
 
-def k6(directory):
+def thresholds(directory):
     print("| run | metric | threshold | result |\n|---|---|---|---|")
     for summary in sorted(pathlib.Path(directory).rglob("*-summary.json")):
         metrics = json.loads(summary.read_text()).get("metrics", {})
@@ -52,4 +52,4 @@ def steps(log):
 
 if __name__ == "__main__":
     command, args = sys.argv[1], sys.argv[2:]
-    sys.exit({"junit": lambda: junit(args), "k6": lambda: k6(args[0]), "steps": lambda: steps(args[0])}[command]())
+    sys.exit({"junit": lambda: junit(args), "thresholds": lambda: thresholds(args[0]), "steps": lambda: steps(args[0])}[command]())

@@ -4,7 +4,7 @@
   phase-table.py RUN.tsv test.log [cold|warm]
 
 Per phase: wall and busy CPU seconds (the whole machine's), its budget, and the checks it made, counted in its part
-of the log: JUnit tests (Maven's per-module totals), k6 thresholds, `ok`/`FAIL` step lines (every scripts/test/test-*.sh
+of the log: JUnit tests (Maven's per-module totals), load thresholds, `ok`/`FAIL` step lines (every scripts/test/test-*.sh
 step, doc command, dashboard query) and reliability cases. A run whose counts fell proved less, whatever it saved.
 """
 import os
@@ -13,21 +13,21 @@ import sys
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 JUNIT = re.compile(r"^\[(?:INFO|ERROR|WARNING)\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$")
-# a metric line of a k6 summary whose thresholds were judged: "... ✓" or "... ✗ THRESHOLD FAILED"
-K6_THRESHOLD = re.compile(r"^\s+\S.*\s(✓|✗)( THRESHOLD FAILED)?$")
+# a metric line of a load run's summary (the runner's or k6's) whose thresholds were judged: "... ✓" or "... ✗ THRESHOLD FAILED"
+THRESHOLD = re.compile(r"^\s+\S.*\s(✓|✗)( THRESHOLD FAILED)?$")
 STEP = re.compile(r"^\s{2}(ok|FAIL)\s{2,}\S")
 RELIABILITY_CASE = re.compile(r"^\[perflab\] \S+: \d+ requests, .*0 bad answers")
 RELIABILITY_FAILED = re.compile(r"^\[perflab\] \S+: FAILED$")
 
 
 def counts(lines):
-    c = {"junit": 0, "junit_failed": 0, "k6": 0, "k6_failed": 0, "steps": 0, "steps_failed": 0, "cases": 0, "cases_failed": 0}
+    c = {"junit": 0, "junit_failed": 0, "thresholds": 0, "thresholds_failed": 0, "steps": 0, "steps_failed": 0, "cases": 0, "cases_failed": 0}
     for raw in lines:
         line = ANSI.sub("", raw.rstrip("\n"))
         if m := JUNIT.match(line):
             c["junit"] += int(m[1]); c["junit_failed"] += int(m[2]) + int(m[3])
-        elif m := K6_THRESHOLD.match(line):
-            c["k6"] += 1; c["k6_failed"] += m[1] == "✗"
+        elif m := THRESHOLD.match(line):
+            c["thresholds"] += 1; c["thresholds_failed"] += m[1] == "✗"
         elif m := STEP.match(line):
             c["steps"] += 1; c["steps_failed"] += m[1] == "FAIL"
         elif RELIABILITY_CASE.match(line):
@@ -39,7 +39,7 @@ def counts(lines):
 
 def describe(c):
     parts = []
-    for key, word in (("junit", "JUnit"), ("k6", "k6 thresholded metrics"), ("steps", "steps"), ("cases", "cases")):
+    for key, word in (("junit", "JUnit"), ("thresholds", "thresholded metrics"), ("steps", "steps"), ("cases", "cases")):
         if c[key]:
             failed = c[key + "_failed"]
             parts.append(f"{c[key]} {word}" + (f" ({failed} failed)" if failed else ""))
@@ -76,7 +76,7 @@ def main():
           f"| {describe(everything)} | {'ok' if all(r[4] == 'ok' for r in rows) else 'FAILED'} |")
     print()
     print(f"Over its budget: {', '.join(over) if over else 'no phase'}. CPU is the busy time of the whole machine "
-          f"during the phase (every process: stores, JVMs, k6, the node), out of {os.cpu_count()} x wall.")
+          f"during the phase (every process: stores, JVMs, the load generators, the node), out of {os.cpu_count()} x wall.")
 
 
 if __name__ == "__main__":

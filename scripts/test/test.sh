@@ -149,8 +149,8 @@ MD
     log "the example check passed a send the API refuses (400): it cannot fail"; exit 1
   fi
   background_done
-  phase "k6 smokes and verdict" 115
-  log "k6 smoke through the gateway (thresholds are the SLOs), its metrics remote-written to the local Prometheus"
+  phase "load smokes and verdict" 115
+  log "every service's smoke through the gateway from the load runner (thresholds are the SLOs), its metrics remote-written to the local Prometheus"
   smoke_id="smoke-$(date +%Y%m%d-%H%M%S)"
   # two smokes at a time (96 -> 65 s): measured here, every threshold held with a margin (the mail list's p95 21.7 ->
   # 48.7 ms beside mail's send smoke, against 500); five at once put every one over its SLO
@@ -161,15 +161,18 @@ MD
   [ "$rc" = 99 ] || { log "the verdict against a 1 µs p95 limit exited $rc, not 99 (fail)"; exit 1; }
   rc=0; scripts/load/verdict.sh "never-run-$smoke_id" >/dev/null 2>&1 || rc=$?
   [ "$rc" = 110 ] || { log "the verdict of a run id Prometheus has never seen exited $rc, not 110 (no such run)"; exit 1; }
-  log "percentiles merged across runners: three k6 runners (execution segments) of one smoke, their native histograms summed, against the exact percentiles of all their raw samples"
+  log "every query of the load dashboard answered by Prometheus for that run"
+  scripts/test/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
+    --empty-ok "Dropped iterations/s by reason (the cap on iterations in flight, or late): written only when an iteration was dropped" \
+    charts/perflab-loadtest/files/dashboards/load.json
+  log "percentiles merged across runners: three load runners sharing one smoke (RUNNERS=3), their native histograms summed, against the exact percentiles of all their raw samples (JTL)"
   merge_id="merge-$(date +%Y%m%d-%H%M%S)"
   merge_dir="$PERFLAB_RUN/results/$merge_id"
   mkdir -p "$merge_dir"
-  segments=("0:1/3" "1/3:2/3" "2/3:1") runners=()
-  for i in 1 2 3; do
-    SUMMARY_OUT="$merge_dir" TESTID=$merge_id scripts/load/load.sh k6-tests/shortener/smoke.js -e SUMMARY_NAME="runner-$i" \
-      -e WARMUP=2s -e DURATION=8s --execution-segment="${segments[$((i - 1))]}" --execution-segment-sequence=0,1/3,2/3,1 \
-      --tag instance_id="$i" --out csv="$merge_dir/runner-$i.csv" >"$merge_dir/runner-$i.log" 2>&1 &
+  runners=()
+  for i in 0 1 2; do
+    SUMMARY_OUT="$merge_dir" TESTID=$merge_id LOAD_USER=load scripts/load/load.sh shortener-smoke SUMMARY_NAME="runner-$((i + 1))" \
+      WARMUP=2s DURATION=8s RUNNERS=3 RUNNER_INDEX=$i JTL="$merge_dir/runner-$((i + 1)).jtl" >"$merge_dir/runner-$((i + 1)).log" 2>&1 &
     runners+=($!)
   done
   for pid in "${runners[@]}"; do wait "$pid" || { log "a runner of the merged run failed (see $merge_dir/runner-*.log)"; exit 1; }; done
@@ -185,28 +188,24 @@ MD
   if "$K8S_TOOLS_PYTHON" scripts/bench/capacity.py --check --rows "$PERFLAB_RUN/capacity-changed.tsv" >/dev/null; then
     log "the capacity check passed a row whose request count was doubled: it cannot fail"; exit 1
   fi
-  log "every query of the k6 dashboard answered by Prometheus for that run"
-  scripts/test/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="$smoke_id" \
-    --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
-    charts/perflab-loadtest/files/dashboards/k6.json
   log "every query of every perflab dashboard and alert rule answered by Prometheus (and a metric nobody exports fails)"
   scripts/test/check-dashboards.sh
-  phase "k6: a red smoke, a starved generator, a late system, the office day" 80
-  log "a broken endpoint turns a smoke red: the shortener stopped 5 s into its smoke (k6 must exit 99, thresholds crossed)"
+  phase "load: a red smoke, a starved generator, a late system, the office day" 80
+  log "a broken endpoint turns a smoke red: the shortener stopped 5 s into its smoke (the runner must exit 99, thresholds crossed)"
   red=0
   (sleep 5; scripts/stack/stack.sh stop shortener) &
   stopper=$!
-  TESTID="red-$(date +%Y%m%d-%H%M%S)" scripts/load/load.sh k6-tests/shortener/smoke.js -e WARMUP=2s -e DURATION=8s \
+  TESTID="red-$(date +%Y%m%d-%H%M%S)" LOAD_USER=load scripts/load/load.sh shortener-smoke WARMUP=2s DURATION=8s \
     >"$PERFLAB_RUN/logs/smoke-red.log" 2>&1 || red=$?
   wait "$stopper"   # this one only: a bare wait would wait for the tee that keeps the run's log too
   scripts/stack/stack.sh start shortener
   [ "$red" = 99 ] || { log "the smoke against a stopped shortener exited $red, not 99 (see $PERFLAB_RUN/logs/smoke-red.log)"; exit 1; }
   log "the verdict's rules on recorded runs: a saturated generator or a short VU budget is inconclusive, drops with a healthy one fail"
   python3 -m unittest discover -s scripts/test/unit
-  log "a starved generator is inconclusive, never the system's pass or fail: the same smoke with k6 in a cgroup of 0.05 CPU (exit 75)"
+  log "a starved generator is inconclusive, never the system's pass or fail: the same smoke with the runner in a cgroup of 0.05 CPU (exit 75)"
   starved=0
-  K6_CPU_LIMIT=0.05 TESTID="starved-$(date +%Y%m%d-%H%M%S)" scripts/load/load.sh k6-tests/shortener/smoke.js -e MAX_VUS=5 \
-    -e WARMUP=2s -e DURATION=6s >"$PERFLAB_RUN/logs/smoke-starved.log" 2>&1 || starved=$?
+  LOAD_CPU_LIMIT=0.05 TESTID="starved-$(date +%Y%m%d-%H%M%S)" LOAD_USER=load scripts/load/load.sh shortener-smoke MAX_IN_FLIGHT=5 \
+    WARMUP=2s DURATION=6s >"$PERFLAB_RUN/logs/smoke-starved.log" 2>&1 || starved=$?
   grep -h '^verdict:' "$PERFLAB_RUN/logs/smoke-starved.log" || true
   [ "$starved" = 75 ] && grep -q '^verdict: inconclusive (the generator used' "$PERFLAB_RUN/logs/smoke-starved.log" \
     || { log "the starved generator's run exited $starved, not 75 inconclusive (see $PERFLAB_RUN/logs/smoke-starved.log)"; exit 1; }
@@ -214,7 +213,7 @@ MD
   late=0
   (sleep 5; gw=$(cat "$PERFLAB_RUN/pids/gateway.pid"); kill -STOP "$gw"; sleep 8; kill -CONT "$gw") &
   freezer=$!
-  TESTID="late-$(date +%Y%m%d-%H%M%S)" scripts/load/load.sh k6-tests/shortener/smoke.js -e WARMUP=2s -e DURATION=14s \
+  TESTID="late-$(date +%Y%m%d-%H%M%S)" LOAD_USER=load scripts/load/load.sh shortener-smoke WARMUP=2s DURATION=14s \
     >"$PERFLAB_RUN/logs/smoke-late.log" 2>&1 || late=$?
   wait "$freezer"
   grep -h '^verdict:' "$PERFLAB_RUN/logs/smoke-late.log" || true
@@ -223,7 +222,7 @@ MD
   log "a day in the office: every service at once through the gateway, five callers, thresholds as SLOs"
   # a warm-up of 10 s at half the rate, judged apart: the notifier's signing (its JIT still cold here, and right after
   # the gateway's freeze) once measured p95 122 ms against its 100 ms in the main phase after a 5 s one
-  CALLERS=5 TESTID="day-$(date +%Y%m%d-%H%M%S)" scripts/load/load.sh k6-tests/office/day.js -e WARMUP=10s -e DURATION=10s
+  CALLERS=5 TESTID="day-$(date +%Y%m%d-%H%M%S)" scripts/load/load.sh office-day WARMUP=10s DURATION=10s
   phase "A/B report" 60
   # From here no phase's figures are held to an SLO, and the work the real node's phase needs goes on beside the rest
   # at the idle class (CPU and disk): the node's images, Jib from the jars the module tests installed (no jar
@@ -248,6 +247,10 @@ MD
   ab=$(AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 AB_DIRECT=1 scripts/load/ab.sh route points-fetch jdbc-stream interface-projection \
     k6-tests/route/readers.js -e ROUTE="$seeded" -e MODE=sustained -e VUS=10 -e DURATION=10s | tail -n 1)
   scripts/test/check-ab-report.py "$ab"
+  log "every query of the k6 dashboard (the cluster's runners until they move to the load runner) answered for arm A's k6 run"
+  scripts/test/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="ab-$(basename "$ab")-A" \
+    --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
+    charts/perflab-loadtest/files/dashboards/k6.json
   phase "send proof" 150
   log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
   # the outbox's 150 senders for 15 s (its ~1,500 mails drain in ~20 s); the seed's design needs its 20 s (its requests

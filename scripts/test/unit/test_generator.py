@@ -25,7 +25,7 @@ class Verdict(unittest.TestCase):
             samples.write_text("".join(f"{t}.0 {t * cpu_per_s:.2f} 0.0\n" for t in range(21)))
             s.write_text(json.dumps(summary(**kw)))
             p = subprocess.run([sys.executable, GENERATOR, "verdict", "--samples", samples, "--summary", s,
-                                "--k6-exit", str(k6_exit), "--cpus", str(cpus), "--where", "a test"],
+                                "--exit", str(k6_exit), "--cpus", str(cpus), "--where", "a test"],
                                capture_output=True, text=True)
             return p.returncode, p.stdout
 

@@ -7,7 +7,7 @@ The copy gets a throwaway service `zzprobe`, a copy of route made the way a new 
 (charts/perflab/files/dashboards/<name>.json), its values block in charts/perflab/values.yaml and
 its module line in the root pom (Maven cannot find modules by itself; the last tests check that line and the README's
 row exist for every service folder). Then each list is derived for real, by the code
-that uses it: scripts/lib/env.sh, stack.sh, load.sh (its smokes, with a stand-in k6 that records what it was asked to run),
+that uses it: scripts/lib/env.sh, stack.sh, load.sh (its smokes, with a stand-in load runner that records what it was asked to run),
 jwt.sh, reliability.sh, the services workflow's matrix step, the chart (helm template) and the chart tests' loops. A list
 typed by hand anywhere on those paths leaves zzprobe out and fails here; a line naming three services in the files that
 hold such lists fails the last test, for the lists no run here reaches (check-dashboards.sh needs Prometheus,
@@ -81,7 +81,7 @@ class ANewServiceFolder(unittest.TestCase):
         # the scripts' settings from the copy alone: none inherited from a shell that sourced the real env.sh
         cls.env = {k: v for k, v in os.environ.items() if not k.startswith(("PERFLAB_", "K6_", "GREENMAIL_"))}
         cls.env.update(PERFLAB_RUN=str(cls.tmp / "run"), PERFLAB_CACHE=str(cls.tmp / "cache"),
-                       PERFLAB_PROMETHEUS_PORT="9")  # no Prometheus: k6 writes nowhere
+                       PERFLAB_PROMETHEUS_PORT="9")  # no Prometheus: no run writes anywhere
 
     @classmethod
     def tearDownClass(cls):
@@ -124,20 +124,30 @@ class ANewServiceFolder(unittest.TestCase):
         self.assertIn(f"{NEW}:services/{NEW}:{PORT}", out.splitlines())
 
     def test_make_load_runs_its_smoke_and_jwt_sh_makes_its_identity_key(self):
-        calls = self.tmp / "k6-calls"
+        # a stand-in load runner (PERFLAB_LOAD_JAR: a jar of one class) records the scenario it was asked to run
+        calls, standin = self.tmp / "runner-calls", self.tmp / "standin"
+        standin.mkdir(exist_ok=True)
+        (standin / "Main.java").write_text(
+            "public class Main { public static void main(String[] a) throws Exception {"
+            f" java.nio.file.Files.writeString(java.nio.file.Path.of(\"{calls}\"), String.join(\" \", a) + \"\\n\","
+            " java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND); } }\n")
+        jdk = Path(sh("scripts/lib/jdk.sh", self.repo, self.env).strip())
+        subprocess.run([jdk / "bin" / "javac", "-d", standin / "classes", standin / "Main.java"], check=True)
+        subprocess.run([jdk / "bin" / "jar", "--create", "--file", standin / "runner.jar", "--main-class", "Main",
+                        "-C", standin / "classes", "."], check=True)
         cache = Path(self.env["PERFLAB_CACHE"])
         version = sh("source scripts/lib/env.sh; echo \"$K6_VERSION $GREENMAIL_VERSION\"", self.repo, self.env).split()
-        k6 = cache / "bin" / f"k6-{version[0]}"
+        k6 = cache / "bin" / f"k6-{version[0]}"   # install.sh's tools, present: nothing is built
         k6.parent.mkdir(parents=True, exist_ok=True)
-        k6.write_text(f'#!/bin/sh\nfor a in "$@"; do case "$a" in *.js) echo "$a" >>"{calls}" ;; esac; done\n')
+        k6.write_text("#!/bin/sh\n")
         k6.chmod(0o755)
         jar = cache / "jars" / f"greenmail-standalone-{version[1]}.jar"
         jar.parent.mkdir(parents=True, exist_ok=True)
         jar.touch()
-        p = subprocess.run(["scripts/load/load.sh", "smoke"], cwd=self.repo, env=self.env, capture_output=True, text=True,
-                           timeout=120)
-        ran = calls.read_text().split() if calls.exists() else []
-        self.assertIn(f"k6-tests/{NEW}/smoke.js", ran, f"load.sh smoke ran {ran}:\n{p.stderr[-2000:]}")
+        p = subprocess.run(["scripts/load/load.sh", "smoke"], cwd=self.repo, env=self.env | {"PERFLAB_LOAD_JAR": str(standin / "runner.jar")},
+                           capture_output=True, text=True, timeout=120)
+        ran = [line.split()[1] for line in calls.read_text().splitlines() if line.startswith("run ")] if calls.exists() else []
+        self.assertIn(f"{NEW}-smoke", ran, f"load.sh smoke ran {ran}:\n{p.stderr[-2000:]}")
         self.assertTrue((Path(self.env["PERFLAB_RUN"]) / "jwt" / "identity" / f"{NEW}.key").exists(),
                         "jwt.sh keys made no identity key for the new service")
 

@@ -56,6 +56,28 @@ class LoadRunnerTest {
 		assertThat(refused("run", "shortener-smoke", "LATE_AFTER=0s")).isEqualTo("load-tests: LATE_AFTER=0: must be longer than 0");
 	}
 
+	@Test
+	void refusesARunnerCountOfNone() throws Exception {
+		assertThat(refused("run", "shortener-smoke", "RUNNERS=0"))
+			.isEqualTo("load-tests: RUNNERS=0: not a positive whole number");
+	}
+
+	@Test
+	void refusesARunnerIndexOutsideTheRunners() throws Exception {
+		assertThat(refused("run", "shortener-smoke", "RUNNERS=3", "RUNNER_INDEX=3"))
+			.isEqualTo("load-tests: RUNNER_INDEX=3: from 0 to 2 (RUNNERS=3)");
+		assertThat(refused("run", "shortener-smoke", "RUNNER_INDEX=-1"))
+			.isEqualTo("load-tests: RUNNER_INDEX=-1: from 0 to 0 (RUNNERS=1)");
+	}
+
+	@Test
+	void refusesAPauseNobodyCouldEnd() throws Exception {
+		assertThat(refused("run", "shortener-smoke", "PAUSED=true"))
+			.isEqualTo("load-tests: PAUSED=true: needs CONTROL=host:port, where POST /v1/start starts the run");
+		assertThat(refused("run", "shortener-smoke", "CONTROL=6565"))
+			.startsWith("load-tests: CONTROL=6565: not host:port");
+	}
+
 	private static String refused(String... args) throws Exception {
 		PrintStream err = System.err;
 		ByteArrayOutputStream captured = new ByteArrayOutputStream();

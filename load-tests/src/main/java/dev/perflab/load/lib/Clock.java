@@ -60,6 +60,7 @@ final class Clock {
 			JMeterVariables vars = JMeterContextService.getContext().getVariables();
 			vars.putObject(STARTED, System.nanoTime());
 			vars.remove(ELAPSED);
+			vars.remove(Jtl.MICROS);
 		}
 
 	}
@@ -73,6 +74,8 @@ final class Clock {
 			JMeterVariables vars = JMeterContextService.getContext().getVariables();
 			if (vars.getObject(STARTED) instanceof Long started) {
 				vars.putObject(ELAPSED, now - started);
+				// a sample variable (JMeter's sample_variables) for the JTL: text, as JMeter copies it into the sample
+				vars.put(Jtl.MICROS, Long.toString(Math.round((now - started) / 1000.0)));
 			}
 		}
 

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.jmeter.engine.StandardJMeterEngine;
-import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jorphan.collections.HashTree;
 
 import us.abstracta.jmeter.javadsl.core.DslTestPlan;
@@ -26,7 +25,8 @@ import static us.abstracta.jmeter.javadsl.JmeterDsl.threadGroup;
 /**
  * Runs a scenario's iteration in JMeter's embedded engine, open or closed, and ends the run as k6 ends a scenario:
  * when the last arrival is due and every iteration still running has finished, or when the graceful stop runs out
- * (then the run is cut first, so what is interrupted is not counted).
+ * (then the run is cut first, so what is interrupted is not counted). A stop asked on the way ends it the same way:
+ * no iteration starts after it, those in flight get the graceful stop.
  * <p>
  * Requests go through the JDK's HttpURLConnection (JMeter's Java implementation): its keep-alive cache is one for the
  * process, so an open model's arrivals, each a new JMeter thread, reuse connections as k6's VUs did; with HttpClient 4
@@ -43,16 +43,25 @@ final class Engine {
 		// a POST on a connection the server had closed must fail, not be sent twice
 		System.setProperty("sun.net.http.retryPost", "false");
 		Duration end;
+		Duration grace = gracefulStop;
 		List<TestPlanChild> groups = new ArrayList<>();
 		Runnable stop;
+		// a closed model's VUs: this runner's share of them; a runner with none runs no group (and no thread)
+		int vus = run.lanes().get(0).cap;
 		if (load instanceof Load.Closed closed) {
-			groups.add(threadGroup("closed model", closed.vus(), closed.duration(), new IterationGate(runId, 0, iteration)));
+			if (vus > 0) {
+				groups.add(threadGroup("closed model", vus, closed.duration(), new IterationGate(runId, 0, iteration)));
+			}
 			end = closed.duration().plus(closed.gracefulStop());
+			grace = closed.gracefulStop();
 			stop = StandardJMeterEngine::stopEngineNow;
 		}
 		else if (load instanceof Load.Once once) {
-			groups.add(threadGroup("closed model", once.vus(), 1, new IterationGate(runId, 0, iteration)));
+			if (vus > 0) {
+				groups.add(threadGroup("closed model", vus, 1, new IterationGate(runId, 0, iteration)));
+			}
 			end = once.maxDuration().plus(once.gracefulStop());
+			grace = once.gracefulStop();
 			stop = StandardJMeterEngine::stopEngineNow;
 		}
 		else {
@@ -74,40 +83,60 @@ final class Engine {
 					.responseTimeout(Duration.ofSeconds(60)),
 				// as k6 and every browser ask: compressed answers (JMeter's Java client inflates gzip)
 				httpHeaders().header("Accept-Encoding", "gzip"),
-				httpCache().disable(), httpCookies().disable(), Clock.start(), Clock.stop()));
+				httpCache().disable(), httpCookies().disable(), Clock.start(), Clock.stop(), new StartGate(runId)));
 		children.addAll(groups);
 		children.add(new Recorder(runId));
 		DslTestPlan plan = testPlan(children.toArray(TestPlanChild[]::new));
-		Thread stopper = Thread.ofPlatform().daemon().name("perflab-stopper").start(() -> stop(run, end, stop));
+		Duration graceAfterStop = grace;
+		Thread stopper = Thread.ofPlatform()
+			.daemon()
+			.name("perflab-stopper")
+			.start(() -> stop(run, end, graceAfterStop, stop));
 		try {
 			new Quiet().prop("sampleresult.default.encoding", "UTF-8")
 				.prop("summariser.out", "false")
 				.prop("summariser.log", "false")
+				// every sample carries the runner's own duration and its phase, for the JTL
+				.prop("sample_variables", Jtl.VARIABLES)
 				.run(plan);
 		}
 		finally {
 			stopper.interrupt();
+			// it tells the engine to stop: not the next run's
+			stopper.join(5000);
 		}
 	}
 
-	/** Ends an open run once it has nothing left to do, and any run when its graceful stop is over. */
-	private static void stop(Run run, Duration end, Runnable stop) {
+	/**
+	 * Ends an open run once it has nothing left to do, and any run when its graceful stop is over: {@code end} after
+	 * the schedule began, or {@code grace} after a stop was asked (sooner when nothing is in flight). The groups are
+	 * told to stop until the engine is over: a run stopped before its schedule began has groups that start after.
+	 */
+	private static void stop(Run run, Duration end, Duration grace, Runnable stop) {
 		try {
 			long start;
-			while ((start = JMeterContextService.getTestStartTime()) == 0) {
+			while ((start = run.began()) == 0) {
 				Thread.sleep(10);
 			}
 			while (true) {
 				Thread.sleep(20);
 				long now = System.currentTimeMillis();
-				boolean done = run.done();
-				if (done || now >= start + end.toMillis()) {
+				long stopAskedAt = run.state().stopAskedAt();
+				boolean done = run.done() || stopAskedAt != 0 && run.inFlight() == 0;
+				long deadline = start + end.toMillis();
+				if (stopAskedAt != 0) {
+					deadline = Math.min(deadline, Math.max(start, stopAskedAt) + grace.toMillis());
+				}
+				if (done || now >= deadline) {
 					if (!done) {
 						run.cut();
 					}
-					stop.run();
-					return;
+					break;
 				}
+			}
+			while (true) {
+				stop.run();
+				Thread.sleep(100);
 			}
 		}
 		catch (InterruptedException ex) {

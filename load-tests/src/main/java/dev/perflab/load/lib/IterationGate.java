@@ -16,7 +16,7 @@ import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroup
  * iteration may start (the lane's cap on iterations in flight, the arrival's lateness) and hands it its caller; a
  * dropped iteration sends nothing. The run learns the iteration's end when its requests are done; a thread that ends
  * before that was stopped (the graceful stop ran out, or a closed run's time was up before its next request): an
- * interrupted iteration.
+ * interrupted iteration. Once the run is stopped, an iteration that has not begun ends its thread instead.
  */
 public final class IterationGate extends BaseController<IterationGate> {
 
@@ -54,6 +54,10 @@ public final class IterationGate extends BaseController<IterationGate> {
 				this.iteration = run.begin(getPropertyAsInt(LANE), JMeterContextService.getContext().getThreadNum());
 			}
 			if (!this.iteration.ran()) {
+				if (Iteration.STOPPED.equals(this.iteration.dropped())) {
+					// a closed model's VU would ask again at once: its thread ends here
+					JMeterContextService.getContext().getThread().stop();
+				}
 				return null;
 			}
 			// GenericController calls next() again from inside super.next() when a child controller is done: the

@@ -8,7 +8,9 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * One stream of iterations of a run, with its own schedule and its own cap on iterations in flight: a run's only one
  * ({@code main}), or one part of a mix beside the others, each at its own rate (k6's scenarios side by side).
- * {@code schedule} is null for a closed model: each thread loops, nothing is due.
+ * {@code schedule} is null for a closed model: each thread loops, nothing is due. When several runners share the run,
+ * the lane is this runner's part of it ({@code share}): its share of the arrivals, or of the VUs ({@code cap}), the
+ * first of them numbered {@code firstVu} among all runners' VUs.
  */
 final class Lane {
 
@@ -25,36 +27,45 @@ final class Lane {
 
 	final AtomicLong seen = new AtomicLong();
 
-	Lane(String name, Schedule schedule, int cap) {
+	final Share share;
+
+	final int firstVu;
+
+	Lane(String name, Schedule schedule, int cap, Share share, int firstVu) {
 		this.name = name;
 		this.schedule = schedule;
 		this.cap = cap;
+		this.share = share;
+		this.firstVu = firstVu;
 	}
 
 	/**
 	 * The lanes of {@code load} under {@code settings}: the PROFILE's shape after a warm-up at the rate (RATE, else
 	 * the scenario's), the scenario's own schedule, a closed crowd, or a mix's parts, each at its rate times RATE (1
-	 * by default, at least 1/s) with its warm-up and the PROFILE's shape. MAX_IN_FLIGHT caps each open lane.
+	 * by default, at least 1/s) with its warm-up and the PROFILE's shape. MAX_IN_FLIGHT caps each open lane (each
+	 * runner's own cap when several share the run); RUNNERS and RUNNER_INDEX pick this runner's share.
 	 */
 	static List<Lane> of(Load load, Settings settings) {
 		Duration tail = settings.gracefulStop().plus(Duration.ofSeconds(5));
+		Share share = settings.share();
 		return switch (load) {
-			case Load.Open o -> List.of(new Lane(MAIN, shaped(settings.rate().orElse(o.rate()), settings, tail),
-					settings.maxInFlight().orElse(o.maxInFlight())));
-			case Load.Arrivals a -> List.of(new Lane(MAIN, Schedule.of(0, Duration.ZERO, a.segments(), tail),
-					settings.maxInFlight().orElse(a.maxInFlight())));
-			case Load.Closed c -> List.of(new Lane(MAIN, null, c.vus()));
-			case Load.Once o -> List.of(new Lane(MAIN, null, o.vus()));
+			case Load.Open o -> List.of(new Lane(MAIN, shaped(settings.rate().orElse(o.rate()), settings, tail, share),
+					settings.maxInFlight().orElse(o.maxInFlight()), share, 0));
+			case Load.Arrivals a -> List.of(new Lane(MAIN, Schedule.of(0, Duration.ZERO, a.segments(), tail, share),
+					settings.maxInFlight().orElse(a.maxInFlight()), share, 0));
+			case Load.Closed c -> List.of(new Lane(MAIN, null, share.vus(c.vus()), share, share.firstVu(c.vus())));
+			case Load.Once o -> List.of(new Lane(MAIN, null, share.vus(o.vus()), share, share.firstVu(o.vus())));
 			case Load.Mix m -> m.rates().entrySet().stream().map((part) -> {
 				double rate = Math.max(1, Math.round(part.getValue() * settings.rate().orElse(1.0)));
-				return new Lane(part.getKey(), shaped(rate, settings, tail), settings.maxInFlight().orElse(m.maxInFlight()));
+				return new Lane(part.getKey(), shaped(rate, settings, tail, share),
+						settings.maxInFlight().orElse(m.maxInFlight()), share, 0);
 			}).toList();
 		};
 	}
 
-	private static Schedule shaped(double rate, Settings settings, Duration tail) {
+	private static Schedule shaped(double rate, Settings settings, Duration tail, Share share) {
 		return Schedule.of(rate, settings.warmup(), settings.profile().segments(rate, settings.duration().orElse(null)),
-				tail);
+				tail, share);
 	}
 
 	boolean done() {

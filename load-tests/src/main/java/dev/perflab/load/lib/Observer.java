@@ -18,4 +18,7 @@ public interface Observer {
 	default void dropped(Phase phase, String reason) {
 	}
 
+	default void check(Phase phase, boolean passed) {
+	}
+
 }

@@ -10,8 +10,8 @@ import us.abstracta.jmeter.javadsl.core.listeners.DslListener;
 import us.abstracta.jmeter.javadsl.core.testelements.BaseTestElement;
 
 /**
- * The listener that counts every request of the run into its metrics (and through them to Prometheus), on the thread
- * that sent it.
+ * The listener that counts every request of the run into its metrics (and through them to Prometheus, and into the
+ * JTL), on the thread that sent it.
  */
 final class Recorder extends BaseTestElement implements DslListener {
 
@@ -36,7 +36,7 @@ final class Recorder extends BaseTestElement implements DslListener {
 
 		@Override
 		public void sampleOccurred(SampleEvent event) {
-			Registry.<Run>get(getPropertyAsString(RUN)).sample(event.getResult());
+			Registry.<Run>get(getPropertyAsString(RUN)).sample(event);
 		}
 
 		@Override

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.jmeter.assertions.AssertionResult;
+import org.apache.jmeter.samplers.SampleEvent;
 import org.apache.jmeter.samplers.SampleResult;
 import org.apache.jmeter.threads.JMeterContextService;
 import org.apache.jmeter.threads.JMeterVariables;
@@ -17,7 +18,8 @@ import org.apache.jmeter.threads.JMeterVariables;
  * ({@code in_flight_cap}), as k6 drops an iteration when every VU is busy; one that starts more than
  * {@code LATE_AFTER} (1 s) after its due time counts as dropped too ({@code late}): the generator could not keep its
  * schedule, so what it measured is suspect. Samples that end after the run was cut (the graceful stop ran out) are
- * not counted: they are interrupted requests, not the system's answers.
+ * not counted: they are interrupted requests, not the system's answers. Once a stop was asked ({@link RunState}) no
+ * iteration starts: arrivals and closed VUs' next iterations are refused, and not counted as dropped.
  */
 public final class Run {
 
@@ -31,6 +33,13 @@ public final class Run {
 
 	private final Observer observer;
 
+	private final RunState state;
+
+	/** Where the counted samples are written as a JTL, or null. */
+	private final Jtl jtl;
+
+	private volatile long began;
+
 	private final AtomicInteger inFlight = new AtomicInteger();
 
 	private final AtomicInteger peak = new AtomicInteger();
@@ -42,13 +51,36 @@ public final class Run {
 
 	/** {@code lanes}: the run's streams of iterations, each with its schedule (none for a closed model) and cap. */
 	Run(List<Lane> lanes, List<String> tokens, Map<String, String> trends, Metrics metrics, Observer observer,
-			long lateMillis) {
+			long lateMillis, RunState state, Jtl jtl) {
 		this.lateMillis = lateMillis;
 		this.lanes = lanes;
 		this.tokens = tokens;
 		this.trends = trends;
 		this.metrics = metrics;
 		this.observer = observer;
+		this.state = state;
+		this.jtl = jtl;
+	}
+
+	/**
+	 * The engine is set up and its schedule would begin: a paused run waits for its start (or its stop) here, then
+	 * the test's start time is taken again so the schedule begins now.
+	 */
+	void awaitStart() throws InterruptedException {
+		if (this.state.awaitStart()) {
+			JMeterContextService.endTest();
+			JMeterContextService.startTest();
+		}
+		this.began = JMeterContextService.getTestStartTime();
+	}
+
+	/** When the schedule began (ms since the epoch), 0 before. */
+	long began() {
+		return this.began;
+	}
+
+	RunState state() {
+		return this.state;
 	}
 
 	/**
@@ -60,9 +92,14 @@ public final class Run {
 		Schedule schedule = l.schedule;
 		long now = System.currentTimeMillis();
 		long order = l.seen.getAndIncrement();
-		long number = schedule != null ? thread : order;
+		// numbered in the whole run: several runners' iterations never share a number, nor their VUs
+		long number = l.share.number(schedule != null ? thread : order);
+		long vu = schedule != null ? number : l.firstVu + thread;
 		Phase phase = schedule != null && schedule.isWarmup(thread) ? Phase.WARMUP : Phase.MAIN;
-		int caller = this.tokens.isEmpty() ? 0 : (int) ((schedule != null ? number : thread) % this.tokens.size());
+		int caller = this.tokens.isEmpty() ? 0 : (int) ((schedule != null ? number : vu) % this.tokens.size());
+		if (this.state.stopAskedAt() != 0) {
+			return new Iteration(number, phase, caller, now, Iteration.STOPPED, lane);
+		}
 		if (schedule != null) {
 			long late = now - JMeterContextService.getTestStartTime() - schedule.dueMillis(thread);
 			this.metrics.trend("iteration_lateness", phase, "", Math.max(0, late));
@@ -79,6 +116,8 @@ public final class Run {
 		JMeterVariables vars = JMeterContextService.getContext().getVariables();
 		vars.putObject(Iteration.VARIABLE, iteration);
 		vars.put(Iteration.NUMBER, Long.toString(number));
+		vars.put(Iteration.VU, Long.toString(vu));
+		vars.put(Jtl.PHASE, phase.tag());
 		vars.put(Iteration.TOKEN, this.tokens.isEmpty() ? "" : this.tokens.get(caller));
 		vars.put(Mix.variable(l.name), "true");
 		return iteration;
@@ -114,7 +153,9 @@ public final class Run {
 		this.observer.iteration(iteration.phase());
 	}
 
-	void sample(SampleResult result) {
+	/** Counts a request's sample (and writes it to the JTL), unless it ended after the run was cut. */
+	void sample(SampleEvent event) {
+		SampleResult result = event.getResult();
 		if (result.getEndTime() >= this.cutAt) {
 			return;
 		}
@@ -133,10 +174,15 @@ public final class Run {
 		});
 		for (AssertionResult assertion : result.getAssertionResults()) {
 			if (assertion instanceof CheckResult) {
-				this.metrics.rate("checks", phase, assertion.getName(), !assertion.isFailure() && !assertion.isError());
+				boolean passed = !assertion.isFailure() && !assertion.isError();
+				this.metrics.rate("checks", phase, assertion.getName(), passed);
+				this.observer.check(phase, passed);
 			}
 		}
 		this.observer.request(phase, name, result.getResponseCode(), !failed, ms / 1000);
+		if (this.jtl != null) {
+			this.jtl.write(event);
+		}
 	}
 
 	/** Counts one for a scenario's own counter (a {@link Tally}). */
@@ -148,6 +194,7 @@ public final class Run {
 	/** Counts a check made outside any request (a teardown's), in the main stage. */
 	public void check(String name, boolean passed) {
 		this.metrics.rate("checks", Phase.MAIN, name, passed);
+		this.observer.check(Phase.MAIN, passed);
 	}
 
 	/** From now on nothing that ends is counted: what is still running is being interrupted. */

@@ -18,13 +18,25 @@ import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroup
 
 /**
  * One run of one scenario: its schedule from the settings, its setup, the load, then its summaries and its exit
- * status as k6 gave it (0 thresholds held, 99 a threshold crossed).
+ * status as k6 gave it (0 thresholds held, 99 a threshold crossed, 103 stopped before its schedule's end).
+ * <p>
+ * A run with CONTROL answers on its control endpoint ({@link Control}) from its start to its summary; a PAUSED one
+ * waits there, set up, for its start. A stop (POST /v1/stop, or SIGTERM: a Kubernetes pod deleted) ends the load as
+ * at its schedule's end, and the run goes on as usual: teardown, Prometheus' last push, summaries with their
+ * thresholds judged. After SIGTERM the JVM exits once that is done, with the run's status (halted: its shutdown has
+ * begun, and only a halt sets the status then).
  */
 public final class Runner {
 
 	public static final int PASSED = 0;
 
 	public static final int THRESHOLDS_CROSSED = 99;
+
+	/** Stopped by POST /v1/stop or SIGTERM before its schedule's end, as k6 stopped from its REST API. */
+	public static final int STOPPED = 103;
+
+	/** How long SIGTERM's hook waits for the run to end beyond its graceful stop. */
+	private static final Duration SIGTERM_WAIT = Duration.ofMinutes(2);
 
 	private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -38,32 +50,90 @@ public final class Runner {
 		List<Lane> lanes = Lane.of(load, settings);
 		boolean open = lanes.get(0).schedule != null;
 		Metrics metrics = metrics(thresholds, open);
-		Exporter exporter = settings.prometheusRemoteWrite().map((url) -> new Exporter(url, labels(scenario, settings)))
-			.orElse(null);
-		Run run = new Run(lanes, settings.tokens(), thresholds.trends(), metrics,
-				exporter != null ? exporter : Observer.NONE, settings.lateAfter().toMillis());
-		String runId = Registry.put(run);
-		try {
-			Scenario.Context context = new Scenario.Context(settings, new Setup(settings.baseUrl()), run, runId);
-			List<ThreadGroupChild> iteration = scenario.iteration(context);
-			long started = System.nanoTime();
-			Engine.run(run, runId, load, settings.gracefulStop(), iteration);
-			double seconds = (System.nanoTime() - started) / 1e9;
-			scenario.teardown(context);
+		RunState state = new RunState(settings.paused(), settings.pauseTimeout());
+		try (Jtl jtl = Jtl.open(settings); Control control = Control.open(settings, state)) {
+			Exporter exporter = settings.prometheusRemoteWrite()
+				.map((url) -> new Exporter(url, labels(scenario, settings)))
+				.orElse(null);
+			Run run = new Run(lanes, settings.tokens(), thresholds.trends(), metrics,
+					exporter != null ? exporter : Observer.NONE, settings.lateAfter().toMillis(), state, jtl);
 			if (exporter != null) {
-				finalPush(exporter);
+				exporter.inFlight(run::inFlight);
 			}
-			Summary summary = Summary.of(run, thresholds.list(open), seconds, open)
-				.perflab("vuBudget", open ? lanes.stream().map((lane) -> budget(lane, thresholds)).toList() : List.of())
-				.perflab("engine", "Apache JMeter 5.6.3 through jmeter-java-dsl 2.2")
-				.perflab("testid", settings.testid())
-				.perflab("scenario", scenario.name());
-			write(summary, settings.summaryDir(), settings.summaryName(scenario.summaryName(settings)));
-			return summary.failed().isEmpty() ? PASSED : THRESHOLDS_CROSSED;
+			String runId = Registry.put(run);
+			Thread sigterm = sigterm(state, settings.gracefulStop());
+			Integer status = null;
+			try {
+				Scenario.Context context = new Scenario.Context(settings, new Setup(settings.baseUrl()), run, runId);
+				List<ThreadGroupChild> iteration = scenario.iteration(context);
+				Engine.run(run, runId, load, settings.gracefulStop(), iteration);
+				if (jtl != null) {
+					jtl.ended();
+				}
+				if (state.timedOut()) {
+					throw new SetupFailed("paused for PAUSE_TIMEOUT=" + Durations.format(settings.pauseTimeout())
+							+ " and no POST /v1/start came: nothing was sent");
+				}
+				state.loadOver();
+				double seconds = run.began() == 0 ? 0 : (System.currentTimeMillis() - run.began()) / 1e3;
+				scenario.teardown(context);
+				if (exporter != null) {
+					finalPush(exporter);
+				}
+				String stoppedBy = state.stoppedBy();
+				Summary summary = Summary.of(run, thresholds.list(open), seconds, open)
+					.perflab("vuBudget", open ? lanes.stream().map((lane) -> budget(lane, thresholds)).toList() : List.of())
+					.perflab("engine", "Apache JMeter 5.6.3 through jmeter-java-dsl 2.2")
+					.perflab("testid", settings.testid())
+					.perflab("scenario", scenario.name());
+				Share share = settings.share();
+				if (share.runners() > 1) {
+					summary.perflab("runners", share.runners()).perflab("runnerIndex", share.index());
+				}
+				if (stoppedBy != null) {
+					summary.perflab("stoppedBy", stoppedBy);
+				}
+				write(summary, settings.summaryDir(), settings.summaryName(scenario.summaryName(settings)));
+				status = stoppedBy != null ? STOPPED : summary.failed().isEmpty() ? PASSED : THRESHOLDS_CROSSED;
+				if (stoppedBy != null) {
+					System.out.println("stopped by " + stoppedBy + " before the schedule's end: exit " + STOPPED);
+				}
+				return status;
+			}
+			finally {
+				state.done(status);
+				Registry.remove(runId);
+				try {
+					Runtime.getRuntime().removeShutdownHook(sigterm);
+				}
+				catch (IllegalStateException shuttingDown) {
+					// SIGTERM's hook is running: it ends the JVM with the status
+				}
+			}
 		}
-		finally {
-			Registry.remove(runId);
-		}
+	}
+
+	/**
+	 * The hook SIGTERM runs (the JVM's shutdown hooks): it stops the run, waits for its summary and halts the JVM
+	 * with the run's status; a run that does not end in time leaves the JVM to exit as it would (143).
+	 */
+	private static Thread sigterm(RunState state, Duration gracefulStop) {
+		Thread hook = new Thread(() -> {
+			state.stop("SIGTERM");
+			try {
+				Integer status = state.awaitDone(gracefulStop.plus(SIGTERM_WAIT));
+				System.out.flush();
+				System.err.flush();
+				if (status != null) {
+					Runtime.getRuntime().halt(status);
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "perflab-sigterm");
+		Runtime.getRuntime().addShutdownHook(hook);
+		return hook;
 	}
 
 	private static Metrics metrics(Thresholds thresholds, boolean open) {

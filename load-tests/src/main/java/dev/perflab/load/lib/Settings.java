@@ -1,5 +1,6 @@
 package dev.perflab.load.lib;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -29,7 +30,13 @@ import java.util.Optional;
  *   SUMMARY_NAME   their name, SUMMARY_NAME-summary.json and .txt (the scenario's name)
  *   TESTID         the run's id, a label of every metric in Prometheus (local-&lt;time&gt;)
  *   PROMETHEUS_RW_URL  Prometheus' remote-write endpoint; none: nothing is pushed
- *   RUNNER         this runner's name among several, a label of its metrics (none)
+ *   RUNNER         this runner's name among several, a label of its metrics (RUNNER_INDEX + 1 when RUNNERS > 1)
+ *   RUNNERS        how many runners share the run, each its part of the load (1)
+ *   RUNNER_INDEX   this runner's place among them, 0-based (JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, else 0)
+ *   CONTROL        host:port of the run's control endpoint (none; port 0: a free one, printed)
+ *   PAUSED         true: set everything up, then wait for POST /v1/start (false; needs CONTROL)
+ *   PAUSE_TIMEOUT  how long a paused run waits for its start (10m)
+ *   JTL            a file for every sample of the run, JMeter's CSV JTL (none)
  * </pre>
  */
 public final class Settings {
@@ -58,6 +65,10 @@ public final class Settings {
 		settings.lateAfter();
 		settings.maxInFlight();
 		settings.testid();
+		settings.share();
+		settings.control();
+		settings.paused();
+		settings.pauseTimeout();
 		return settings;
 	}
 
@@ -123,8 +134,69 @@ public final class Settings {
 		return optional("PROMETHEUS_RW_URL");
 	}
 
+	/** The label of this runner's metrics: RUNNER, else its place (RUNNER_INDEX + 1) when several share the run. */
 	public Optional<String> runner() {
-		return optional("RUNNER");
+		Optional<String> runner = optional("RUNNER");
+		Share share = share();
+		return runner.isPresent() || share.runners() == 1 ? runner : Optional.of(Integer.toString(share.index() + 1));
+	}
+
+	/** This runner's part of the run: RUNNERS, and RUNNER_INDEX (else JOB_COMPLETION_INDEX, else 0) below it. */
+	public Share share() {
+		int runners = positiveInt("RUNNERS", 1);
+		String key = optional("RUNNER_INDEX").isPresent() ? "RUNNER_INDEX" : "JOB_COMPLETION_INDEX";
+		String value = text(key, "0");
+		int index;
+		try {
+			index = Integer.parseInt(value);
+		}
+		catch (NumberFormatException ex) {
+			throw new BadInput(key + "=" + value + ": not a whole number from 0 to RUNNERS - 1");
+		}
+		if (index < 0 || index >= runners) {
+			throw new BadInput(key + "=" + value + ": from 0 to " + (runners - 1) + " (RUNNERS=" + runners + ")");
+		}
+		return new Share(runners, index);
+	}
+
+	/** Where the control endpoint listens (CONTROL=host:port), if anywhere. */
+	public Optional<InetSocketAddress> control() {
+		return optional("CONTROL").map((value) -> {
+			int colon = value.lastIndexOf(':');
+			String host = colon > 0 ? value.substring(0, colon).replaceAll("^\\[|]$", "") : "";
+			int port = -1;
+			try {
+				port = colon > 0 ? Integer.parseInt(value.substring(colon + 1)) : -1;
+			}
+			catch (NumberFormatException ex) {
+				// refused below
+			}
+			if (host.isEmpty() || port < 0 || port > 65535) {
+				throw new BadInput("CONTROL=" + value + ": not host:port (like 0.0.0.0:6565, or port 0 for a free one)");
+			}
+			return InetSocketAddress.createUnresolved(host, port);
+		});
+	}
+
+	/** Whether the run waits for POST /v1/start once it is set up (PAUSED=true, with CONTROL). */
+	public boolean paused() {
+		String value = text("PAUSED", "false");
+		if (!value.equals("true") && !value.equals("false")) {
+			throw new BadInput("PAUSED=" + value + ": true or false");
+		}
+		if (value.equals("true") && optional("CONTROL").isEmpty()) {
+			throw new BadInput("PAUSED=true: needs CONTROL=host:port, where POST /v1/start starts the run");
+		}
+		return value.equals("true");
+	}
+
+	public Duration pauseTimeout() {
+		return positive("PAUSE_TIMEOUT", Durations.parse("PAUSE_TIMEOUT", text("PAUSE_TIMEOUT", "10m")));
+	}
+
+	/** Where the run's samples go as a JTL, if anywhere. */
+	public Optional<Path> jtl() {
+		return optional("JTL").map(Path::of);
 	}
 
 	/** A scenario's own setting (VUS, IDENTITY, ...), or its default. */

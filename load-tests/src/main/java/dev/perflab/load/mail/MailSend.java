@@ -78,9 +78,9 @@ public final class MailSend implements Scenario {
 		String run = context.settings().text("RUN", "jm" + Long.toString(System.currentTimeMillis(), 36));
 		context.setup().requireService("/v2/mailboxes", Map.of("Authorization", "Bearer " + senders.get(0).token()));
 		return List.of(httpSampler("send", context.baseUrl() + "/v2/mails/send")
-			.header("Authorization", (s) -> "Bearer " + sender(senders, s.ctx.getThreadNum()).token())
-			.post((s) -> body(run, s.ctx.getThreadNum() + 1, Numbers.iteration(s.vars),
-					sender(senders, s.ctx.getThreadNum())), ContentType.APPLICATION_JSON)
+			.header("Authorization", (s) -> "Bearer " + sender(senders, Numbers.vu(s.vars)).token())
+			.post((s) -> body(run, Numbers.vu(s.vars) + 1, Numbers.iteration(s.vars),
+					sender(senders, Numbers.vu(s.vars))), ContentType.APPLICATION_JSON)
 			.responseTimeout(Duration.ofSeconds(60))
 			.children(check("send is accepted", (r) -> r.status() == 202),
 					Tally.count(context, "mail_send_accepted", (r) -> r.status() == 202),
@@ -89,7 +89,7 @@ public final class MailSend implements Scenario {
 							(r) -> r.status() != 503 && (r.status() >= 500 || r.status() == 0))));
 	}
 
-	/** Thread n is k6's VU n + 1, which sent as the caller at that index. */
+	/** VU n (0-based, among all runners' VUs) is k6's VU n + 1, which sent as the caller at that index. */
 	private static Sender sender(List<Sender> senders, int thread) {
 		return senders.get((thread + 1) % senders.size());
 	}

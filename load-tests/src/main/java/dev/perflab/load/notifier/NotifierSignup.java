@@ -56,7 +56,7 @@ public final class NotifierSignup implements Scenario {
 		context.setup().requireService("/v1/notifications/1", Callers.setupIdentityOrBearer(context.settings()));
 		long run = System.currentTimeMillis();
 		return List.of(Callers.identityOrBearer(context.settings(), httpSampler("member", context.baseUrl() + "/v1/members")
-			.post((s) -> "{\"email\":\"seed003-" + run + "-" + (s.ctx.getThreadNum() + 1) + "-" + Numbers.iteration(s.vars)
+			.post((s) -> "{\"email\":\"seed003-" + run + "-" + (Numbers.vu(s.vars) + 1) + "-" + Numbers.iteration(s.vars)
 					+ "@example.com\",\"name\":\"jmeter\",\"password\":\"correct horse battery\"}",
 					ContentType.APPLICATION_JSON))
 			.children(check(SIGNED_UP, (r) -> r.status() == 201),

@@ -9,6 +9,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntSupplier;
 
 import dev.perflab.load.lib.Observer;
 import dev.perflab.load.lib.Phase;
@@ -16,14 +17,17 @@ import dev.perflab.load.lib.Phase;
 /**
  * The run's metrics in Prometheus, remote-written every 5 s and once more when the run ends, cumulative from the
  * runner's start: a counter of requests and a native histogram of their durations (seconds) per phase, request name,
- * status and outcome, counters of iterations and of dropped iterations. Every series carries the run's
- * {@code testid} and {@code scenario} (and {@code runner} when there are several).
+ * status and outcome, counters of iterations, of dropped iterations and of checks, and a gauge of the iterations in
+ * flight. Every series carries the run's {@code testid} and {@code scenario} (and {@code runner} when there are
+ * several).
  *
  * <pre>
  *   perflab_load_http_reqs_total{testid, scenario, phase, name, status, expected_response}
  *   perflab_load_http_req_duration_seconds{...the same}                       native histogram, schema 3
  *   perflab_load_iterations_total{testid, scenario, phase}
  *   perflab_load_dropped_iterations_total{testid, scenario, phase, reason}   reason: in_flight_cap | late
+ *   perflab_load_checks_total{testid, scenario, phase, result}                result: pass | fail
+ *   perflab_load_iterations_in_flight{testid, scenario}                       gauge, at each push
  * </pre>
  */
 public final class Exporter implements Observer, AutoCloseable {
@@ -46,6 +50,8 @@ public final class Exporter implements Observer, AutoCloseable {
 
 	private volatile String lastError;
 
+	private volatile IntSupplier inFlight = () -> 0;
+
 	/** {@code run}: the labels of every series (testid, scenario, runner). */
 	public Exporter(String url, Map<String, String> run) {
 		this.run = run;
@@ -62,6 +68,19 @@ public final class Exporter implements Observer, AutoCloseable {
 		this.histograms.computeIfAbsent(named("perflab_load_http_req_duration_seconds", labels),
 				(k) -> new NativeHistogram())
 			.observe(seconds);
+	}
+
+	@Override
+	public void check(Phase phase, boolean passed) {
+		this.counters
+			.computeIfAbsent(named("perflab_load_checks_total", labels(phase, "result", passed ? "pass" : "fail")),
+					(k) -> new LongAdder())
+			.increment();
+	}
+
+	/** What the gauge of iterations in flight reads at each push. */
+	public void inFlight(IntSupplier inFlight) {
+		this.inFlight = inFlight;
 	}
 
 	@Override
@@ -99,6 +118,9 @@ public final class Exporter implements Observer, AutoCloseable {
 		WriteRequest request = new WriteRequest();
 		this.counters.forEach((labels, count) -> request.sample(labels, count.sum(), now));
 		this.histograms.forEach((labels, h) -> request.histogram(labels, h.snapshot(), now));
+		SortedMap<String, String> gauge = new TreeMap<>(this.run);
+		gauge.put("__name__", "perflab_load_iterations_in_flight");
+		request.sample(gauge, this.inFlight.getAsInt(), now);
 		this.writer.send(request.bytes());
 	}
 

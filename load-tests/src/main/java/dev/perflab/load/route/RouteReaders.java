@@ -8,6 +8,7 @@ import dev.perflab.load.lib.BadInput;
 import dev.perflab.load.lib.Callers;
 import dev.perflab.load.lib.Durations;
 import dev.perflab.load.lib.Load;
+import dev.perflab.load.lib.Numbers;
 import dev.perflab.load.lib.Scenario;
 import dev.perflab.load.lib.Settings;
 import dev.perflab.load.lib.SetupFailed;
@@ -67,7 +68,7 @@ public final class RouteReaders implements Scenario {
 			throw new SetupFailed("set ROUTE (or ROUTES) to the id of a route the caller may read");
 		}
 		return List.of(Callers.identityOrBearer(context.settings(), httpSampler("points",
-				(s) -> context.baseUrl() + path(routes, pointsPath, s.ctx.getThreadNum())))
+				(s) -> context.baseUrl() + path(routes, pointsPath, Numbers.vu(s.vars))))
 			.responseTimeout(Duration.ofSeconds(60))
 			.children(check("points are 200", (r) -> r.status() == 200)));
 	}
