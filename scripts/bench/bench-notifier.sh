@@ -80,7 +80,7 @@ relay() { # the slow SMTP relay in front of GreenMail for the sign-up phases
 
 if [ "$TARGET" = direct ]; then
   DB=perflab_notifier_bench; SINK_PORT=${SINK_PORT:-18186}; FIXED_PORT=18185; BASE_PORT=18195
-  scripts/stack/stack.sh stores >/dev/null  # MariaDB, GreenMail and k6 (kept running when already up)
+  scripts/stack/stack.sh stores >/dev/null  # MariaDB and GreenMail (kept running when already up)
   mysql_root -e "CREATE DATABASE IF NOT EXISTS $DB"
   if (exec 3<>"/dev/tcp/127.0.0.1/$SINK_PORT") 2>/dev/null; then
     echo "port $SINK_PORT is taken: stop what listens there or set SINK_PORT" >&2; exit 2
@@ -125,7 +125,7 @@ if [ "$TARGET" = direct ]; then
   crash() { kill -9 "$(instance $FIXED_PORT)"; }
   # shellcheck disable=SC2086
   revive() { start_instance $FIXED_PORT after-commit-async $FAST; wait_instance $FIXED_PORT; }
-  WHO=(-e IDENTITY="$(scripts/lib/jwt.sh identity perflab-gateway "$USER_NAME" 1 notifier 3600)")
+  WHO=(IDENTITY="$(scripts/lib/jwt.sh identity perflab-gateway "$USER_NAME" 1 notifier 3600)")
   DESC="direct: baseline 127.0.0.1:$BASE_PORT, fix 127.0.0.1:$FIXED_PORT, identity signed as the gateway"
 else
   DB=perflab_notifier; SINK_PORT=$PERFLAB_SMS_SINK_PORT; PORT=$PERFLAB_NOTIFIER_PORT
@@ -145,11 +145,12 @@ else
   crash() { scripts/stack/stack.sh kill notifier; }
   # shellcheck disable=SC2086
   revive() { env $FAST PERFLAB_NOTIFIER_SMTP_PORT="$SLOW_SMTP_PORT" scripts/stack/stack.sh start notifier >/dev/null; }
-  WHO=(-e TOKEN="$(scripts/lib/jwt.sh token "$USER_NAME" 1 3600)")
+  WHO=(TOKEN="$(scripts/lib/jwt.sh token "$USER_NAME" 1 3600)")
   DESC="through the gateway $BASE_URL to the stack's notifier"
   trap 'cleanup; scripts/stack/stack.sh stop notifier >/dev/null; scripts/stack/stack.sh start notifier >/dev/null' EXIT
 fi
 SINK="http://127.0.0.1:$SINK_PORT"
+load_runner_built
 
 metric() { # name{labels} prefix -> summed value (0 when the instance does not answer)
   local text
@@ -160,9 +161,9 @@ pool_timeouts() { metric "hikaricp_connections_timeout_total{pool=\"$1\""; }
 max_id() { mysql_root "$DB" -e "SELECT COALESCE(MAX(id), 0) FROM notification"; }
 sink_settings() { curl -fsS -X POST "$SINK/settings?$1" >/dev/null; }
 
-k6_run() { # name rate peak stage
-  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$BASE_URL" "${WHO[@]}" -e RATE="$2" -e PEAK="$3" -e STAGE="$4" \
-    -e SUMMARY_DIR="$OUT" -e SUMMARY_NAME="$1" k6-tests/notifier/seed001.js >"$OUT/$1.k6.txt" 2>&1 || true
+load_run() { # name rate peak stage
+  load_runner run notifier-seed001 BASE_URL="$BASE_URL" "${WHO[@]}" RATE="$2" PEAK="$3" STAGE="$4" \
+    SUMMARY_DIR="$OUT" SUMMARY_NAME="$1" >"$OUT/$1.load.txt" 2>&1 || true
 }
 
 drain() { # from to channel: until no notification of the channel in (from, to] is PENDING
@@ -193,29 +194,33 @@ phase() { # name: load, faults beside it, drain, count
   case "$name" in
     in-transaction-sync|after-commit-async)
       say "$name: $RATE/s for $STAGE, then $PEAK/s for $STAGE"
-      k6_run "$name" "$RATE" "$PEAK" "$STAGE" ;;
+      load_run "$name" "$RATE" "$PEAK" "$STAGE" ;;
     signup-sync|signup-async)
       say "$name: one user signing up for $SIGNUP_DURATION, each welcome mail accepted after $MAIL_DELAY_MS ms"
-      "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="$BASE_URL" "${WHO[@]}" -e DURATION="$SIGNUP_DURATION" \
-        -e SUMMARY_DIR="$OUT" -e SUMMARY_NAME="$name" k6-tests/notifier/signup.js >"$OUT/$name.k6.txt" 2>&1 || true ;;
+      load_runner run notifier-signup BASE_URL="$BASE_URL" "${WHO[@]}" DURATION="$SIGNUP_DURATION" \
+        SUMMARY_DIR="$OUT" SUMMARY_NAME="$name" >"$OUT/$name.load.txt" 2>&1 || true ;;
     burst)
       say "burst: $BURST_RATE/s for $((2 * BURST_SECONDS)) s while the provider takes $BURST_LATENCY_MS ms (the executor fills)"
       sink_settings "latency-ms=$BURST_LATENCY_MS"
-      k6_run burst "$BURST_RATE" "$BURST_RATE" "${BURST_SECONDS}s"
+      load_run burst "$BURST_RATE" "$BURST_RATE" "${BURST_SECONDS}s"
       sink_settings "latency-ms=$LATENCY_MS" ;;
     sink-down)
       say "sink-down: $RATE/s; the provider refuses every SMS for $DOWN_SECONDS s, then is back"
       sink_settings "failure-rate=1"
       ( sleep "$DOWN_SECONDS"; sink_settings "failure-rate=0"; say "provider back" ) &
       local fault=$!
-      k6_run sink-down "$RATE" "$RATE" "$(( (DOWN_SECONDS + 2) / 2 ))s"
+      load_run sink-down "$RATE" "$RATE" "$(( (DOWN_SECONDS + 2) / 2 ))s"
       wait $fault ;;
     kill)
       say "kill: $RATE/s for $KILL_SECONDS s; kill -9 of notifier at $KILL_AT s$([ "$REVIVE" = 1 ] && echo ", started again at once")"
+      # the runner set up and paused first: the kill comes KILL_AT into its load, not into its JVM's start
+      runner_paused run notifier-seed001 BASE_URL="$BASE_URL" "${WHO[@]}" RATE="$RATE" PEAK="$RATE" \
+        STAGE="$((KILL_SECONDS / 2))s" SUMMARY_DIR="$OUT" SUMMARY_NAME=kill >"$OUT/kill.load.txt" 2>&1 || exit 1
       ( sleep "$KILL_AT"; crash; say "notifier killed (kill -9)"
         if [ "$REVIVE" = 1 ]; then revive; say "notifier back"; fi ) &
       local fault=$!
-      k6_run kill "$RATE" "$RATE" "$((KILL_SECONDS / 2))s"
+      runner_start || exit 1
+      wait "$RUNNER_PID" || true
       wait $fault ;;
   esac
   to=$(max_id)

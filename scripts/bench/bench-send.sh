@@ -44,6 +44,7 @@ REPORT="$OUT/send-$(date +%Y%m%d-%H%M%S).txt"
 RESULTS="$REPORT.jsonl"
 
 scripts/stack/stack.sh up >/dev/null
+load_runner_built
 api="http://127.0.0.1:$PERFLAB_SMTP_API_PORT"
 mysql_root() { mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot -N -B "$@"; }
 
@@ -97,10 +98,9 @@ hikari_timeouts() { # service port
   curl -fsS "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '/^hikaricp_connections_timeout_total/ {s += $2} END {print s + 0}'
 }
 
-k6_run() { # run-name duration
-  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKENS="$tokens" \
-    -e VUS="$VUS" -e DURATION="$2" -e RUN="$1" -e SUMMARY_DIR="$OUT" -e SUMMARY_NAME="$1" k6-tests/mail/send.js \
-    >"$OUT/$1.k6.txt" 2>&1 || true   # the baseline fails its thresholds: that is the finding
+load_run() { # run-name duration
+  load_runner run mail-send BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" TOKENS="$tokens" VUS="$VUS" DURATION="$2" \
+    RUN="$1" SUMMARY_DIR="$OUT" SUMMARY_NAME="$1" >"$OUT/$1.load.txt" 2>&1 || true   # the baseline fails its thresholds: that is the finding
 }
 
 row() { # phase run-name
@@ -125,19 +125,22 @@ for phase in $PHASES; do
       d=$DURATION; [ "$phase" = outbox ] || d=$BASELINE_DURATION
       log "$phase: mail and send with the $phase hand-off (pool $POOL), $VUS senders for $d"
       restart "$phase"
-      k6_run "$run" "$d"
+      load_run "$run" "$d"
       row "$phase" "$run" ;;
     faults)
       log "faults: outbox, $VUS senders for ${FAULT_SECONDS}s; kill -9 send at $KILL_SEND_AT s, kill -9 mail at $KILL_MAIL_AT s, SMTP frozen $FREEZE_AT-$((FREEZE_AT + FREEZE_FOR)) s${MAX_BACKOFF:+, retries at most $MAX_BACKOFF apart}"
       restart outbox
-      k6_run "$run" "${FAULT_SECONDS}s" &
-      # on a fixed clock from the start of the load; each restart runs beside it (a JVM start takes a while under load)
+      # the runner set up and paused first, then the faults on a fixed clock from the start of its load; each restart
+      # runs beside it (a JVM start takes a while under load)
+      runner_paused run mail-send BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" TOKENS="$tokens" VUS="$VUS" \
+        DURATION="${FAULT_SECONDS}s" RUN="$run" SUMMARY_DIR="$OUT" SUMMARY_NAME="$run" >"$OUT/$run.load.txt" 2>&1 || exit 1
       ( sleep "$KILL_SEND_AT"; scripts/stack/stack.sh kill send; log "t=${KILL_SEND_AT}s killed send (kill -9), restarting it"
         start_pooled send; log "send is back" ) &
       ( sleep "$KILL_MAIL_AT"; scripts/stack/stack.sh kill mail; log "t=${KILL_MAIL_AT}s killed mail (kill -9), restarting it"
         start_pooled mail; log "mail is back" ) &
       ( sleep "$FREEZE_AT"; kill -STOP "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=${FREEZE_AT}s SMTP relay frozen (SIGSTOP) for $FREEZE_FOR s"
         sleep "$FREEZE_FOR"; kill -CONT "$(cat "$PERFLAB_RUN/pids/smtp.pid")"; log "t=$((FREEZE_AT + FREEZE_FOR))s SMTP relay back (SIGCONT)" ) &
+      runner_start || exit 1
       wait
       row faults "$run" ;;
     *) log "unknown phase $phase"; exit 2 ;;
@@ -147,5 +150,6 @@ done
 scripts/stack/stack.sh stop mail >/dev/null; scripts/stack/stack.sh stop send >/dev/null
 scripts/stack/stack.sh start mail send >/dev/null
 scripts/stack/stack.sh up >/dev/null
+load_runner_built
 scripts/bench/send-check.py "$RESULTS" "$CHECK" | tee -a "$REPORT"
 log "report: $REPORT"

@@ -25,6 +25,8 @@ for phase, r in rows.items():
         problems.append(f"{phase}: pool timeouts (requests {r['req_pool_timeouts']}, work {r['work_pool_timeouts']})")
     if phase != "kill" and (r["ok"] != r["signings"] or not r["signings"]):
         problems.append(f"{phase}: {r['signings'] - r['ok']} of {r['signings']} signings not 201")
+if "kill" in rows and not (rows["kill"]["ok"] and rows["kill"]["notifications"]):
+    problems.append("kill: no signing answered 201 before the kill: the phase had nothing to lose")
 if "burst" in rows and not rows["burst"]["rejected"]:
     problems.append("burst: the executor refused nothing; the burst did not test the refused path")
 # the seed's collapse: connections timed out, signings refused, or answers ten times the SLO (100 ms)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One phase of bench-notifier.sh: its k6 summary, its notification rows and the SMS sink's deliveries, as a row of the report and a line of the results file."""
+"""One phase of bench-notifier.sh: its load run's summary, its notification rows and the SMS sink's deliveries, as a row of the report and a line of the results file."""
 import json, sys
 phase, lo, hi, req_to, work_to, rejected, drained, channel, summary, rows, sink, results = sys.argv[1:13]
 lo, hi = int(lo), int(hi)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""One phase of bench-send.sh: its k6 summary, the pools' timeouts and the delivery count, as a row of the report and a line of the results file."""
+"""One phase of bench-send.sh: its load run's summary, the pools' timeouts and the delivery count, as a row of the report and a line of the results file."""
 import json, sys
 phase, summary, mail_to, send_to, count, results = sys.argv[1:7]
 m = json.load(open(summary))["metrics"]

@@ -65,6 +65,27 @@ export PERFLAB_LOAD_JVM_OPTS="${PERFLAB_LOAD_JVM_OPTS:--XX:TieredStopAtLevel=1 -
 # shellcheck disable=SC2086
 load_runner() { "$JAVA_HOME/bin/java" $PERFLAB_LOAD_JVM_OPTS -jar "$PERFLAB_LOAD_JAR" "$@"; }
 export -f load_runner
+# The load runner started paused on a control port of its own, so what goes with its load (a fault on a timer, a
+# cgroup) begins with its schedule, not with the JVM's start (a second or two). runner_paused ARGS... (load_runner's
+# arguments; its output goes where the call's does) returns once the run is set up and waiting, with RUNNER_PID (the
+# background job, to wait for), RUNNER_JVM and RUNNER_CONTROL (host:port); status 1, the runner ended, if never ready.
+# runner_start starts it.
+runner_paused() {
+  local end=$((SECONDS + 60))
+  RUNNER_JVM="" RUNNER_CONTROL=""
+  load_runner "$@" CONTROL=127.0.0.1:0 PAUSED=true &
+  RUNNER_PID=$!
+  while [ -z "$RUNNER_JVM" ] && kill -0 "$RUNNER_PID" 2>/dev/null && [ $SECONDS -lt $end ]; do
+    RUNNER_JVM=$(pgrep -P "$RUNNER_PID" -x java | head -n 1) || sleep 0.2
+  done
+  [ -n "$RUNNER_JVM" ] && RUNNER_CONTROL=$(listen_address "$RUNNER_JVM") || { runner_gone; return 1; }
+  until [ "$(curl -s --max-time 2 "http://$RUNNER_CONTROL/v1/status" | jq -r .state 2>/dev/null)" = paused ]; do
+    kill -0 "$RUNNER_PID" 2>/dev/null && [ $SECONDS -lt $end ] || { runner_gone; return 1; }
+    sleep 0.2
+  done
+}
+runner_gone() { kill "$RUNNER_PID" 2>/dev/null; wait "$RUNNER_PID" 2>/dev/null; echo "the load runner was never ready to start" >&2; }
+runner_start() { curl -fs -o /dev/null --max-time 5 -X POST "http://$RUNNER_CONTROL/v1/start" || { runner_gone; return 1; }; }
 # the module's jar built when missing or older than its sources; a jar PERFLAB_LOAD_JAR names elsewhere is used as it is
 load_runner_built() {
   [ "$PERFLAB_LOAD_JAR" != "$PERFLAB_ROOT/load-tests/target/load-tests.jar" ] || "$PERFLAB_ROOT/scripts/stack/stack.sh" jars load-tests >&2

@@ -93,30 +93,18 @@ limited() { # command... : in a cgroup of LOAD_CPU_LIMIT cores from its start, e
   return "$rc"
 }
 limited_runner() { # run SCENARIO KEY=VALUE... : the load runner in a cgroup of LOAD_CPU_LIMIT cores, else as is (its
-  # CPU sampled into $SAMPLES from its start there). The
-  # JVM starts and sets the run up at full speed (at 0.05 CPU its start alone would take most of a minute), paused on a
-  # control port of its own; it is moved into the cgroup and only then started, so the limit holds for the whole run
+  # CPU sampled into $SAMPLES from its start there). The JVM starts and sets the run up at full speed, paused (at 0.05
+  # CPU its start alone would take most of a minute); it is moved into the cgroup and only then started, so the limit
+  # holds for the whole run
   [ -n "${LOAD_CPU_LIMIT:-}" ] || { load_runner "$@"; return; }
-  local cg rc=0 sub jvm="" address end=$((SECONDS + 60))
+  local cg rc=0 sampler
   cg=$(cpu_cgroup) || return 2
-  load_runner "$@" CONTROL=127.0.0.1:0 PAUSED=true &
-  sub=$!
-  while [ -z "$jvm" ] && kill -0 "$sub" 2>/dev/null && [ $SECONDS -lt $end ]; do
-    jvm=$(pgrep -P "$sub" -x java | head -n 1) || sleep 0.2
-  done
-  address=$( [ -n "$jvm" ] && listen_address "$jvm") || { log "the load runner never listened on its control port"; kill "$sub" 2>/dev/null; wait "$sub"; rmdir "$cg"; return 2; }
-  until [ "$(curl -s --max-time 2 "http://$address/v1/status" | jq -r .state 2>/dev/null)" = paused ]; do
-    kill -0 "$sub" 2>/dev/null && [ $SECONDS -lt $end ] || { log "the load runner was never ready to start"; kill "$sub" 2>/dev/null; wait "$sub"; rmdir "$cg"; return 2; }
-    sleep 0.2
-  done
-  if echo "$jvm" >"$cg/cgroup.procs" && curl -fs -o /dev/null --max-time 5 -X POST "http://$address/v1/start"; then
-    python3 scripts/lib/generator.py sample "$jvm" "$SAMPLES" &
-    local sampler=$!
-    wait "$sub" || rc=$?
-    wait "$sampler" || true
-  else
-    log "the load runner could not be moved into $cg and started"; kill "$sub" 2>/dev/null; wait "$sub"; rc=2
-  fi
+  runner_paused "$@" || { rmdir "$cg"; return 2; }
+  echo "$RUNNER_JVM" >"$cg/cgroup.procs" && runner_start || { rmdir "$cg"; return 2; }
+  python3 scripts/lib/generator.py sample "$RUNNER_JVM" "$SAMPLES" &
+  sampler=$!
+  wait "$RUNNER_PID" || rc=$?
+  wait "$sampler" || true
   rmdir "$cg" 2>/dev/null || true
   return "$rc"
 }

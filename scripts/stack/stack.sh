@@ -351,7 +351,7 @@ up() {
     IFS=: read -r n m p <<<"$app"
     [ "$n" = gateway ] || log "$(printf '%-10s' "$n") http://127.0.0.1:$(mgmt_port "$p")/actuator/health"
   done
-  log "prometheus http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT   (every service scraped; k6 runs remote-write here)"
+  log "prometheus http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT   (every service scraped; load runs remote-write here)"
   log "smtp       127.0.0.1:$PERFLAB_SMTP_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMTP_API_PORT/api/user"
   log "sms        127.0.0.1:$PERFLAB_SMS_SINK_PORT, what arrived: http://127.0.0.1:$PERFLAB_SMS_SINK_PORT/count"
   log "token      make token WHO=alice OFFICE=1"
