@@ -128,14 +128,14 @@ thresholds_failed() {  # SUMMARY.json
       else ([.[] | select(.ok | not) | .name] | join(", ")) as $failed | $failed, (if $failed != "" then halt_error(1) else empty end)
       end' "$1" 2>/dev/null
 }
-# the verdict of a k6 run: 0 (ended at its bound, thresholds held) or 103 after a stop it was asked for, with its
-# summary's thresholds held; prints nothing when it passed, else why not
-k6_verdict() {  # RC STOPPED SUMMARY.json
+# the verdict of a load run (the load runner's or k6's: the same codes): 0 (ended at its bound, thresholds held) or 103
+# after a stop it was asked for, with its summary's thresholds held; prints nothing when it passed, else why not
+run_verdict() {  # RC STOPPED SUMMARY.json
   local failed
   if [ "$1" = 103 ] && [ -n "$2" ]; then
     failed=$(thresholds_failed "$3" 2>&1) || echo "thresholds failed: $failed"
   elif [ "$1" != 0 ]; then
-    echo "k6 exit $1"
+    echo "exit $1"
   fi
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Store outages under load, through the gateway: for each store, a bounded k6 run of the requests that need it
-# (k6-tests/reliability/outage.js) with the store stopped for OUTAGE_FOR seconds in the middle, then started again.
+# Store outages under load, through the gateway: for each store, a bounded run of the load runner's requests that need
+# it (scenario reliability-outage) with the store stopped for OUTAGE_FOR seconds in the middle, then started again.
 # It fails unless
 #   - every answer meanwhile is a success or a 503 problem+json with Retry-After within BOUND_MS (no 500, no hang),
 #   - the services that need the store report readiness false during the outage (and the others stay ready),
@@ -12,7 +12,7 @@
 # shortener reads MongoDB instead of its cache; every service stays ready.
 #
 # kill:<service> and term:<service>: the service itself goes away under a bounded load of its creates and reads
-# through the gateway (k6-tests/reliability/crash.js), by kill -9 (a crash) or SIGTERM (a rollout), and is started
+# through the gateway (scenario reliability-crash), by kill -9 (a crash) or SIGTERM (a rollout), and is started
 # again. It fails unless every answer is a whole success or a 503 problem+json with Retry-After within BOUND_MS (with
 # SIGTERM, what was in flight completes: a points stream or an EML is read to its last byte), every request succeeds before
 # and once it is back, and every create answered 2xx is found afterwards with what was sent, once (route and
@@ -21,17 +21,17 @@
 # DELIVERED_WITHIN seconds, once (after kill -9 a message may go again, with the same Message-ID).
 # What SIGTERM must let finish is what the service itself had begun when the signal came: a term case starts the
 # service again first with its Tomcat access log on (the begin and end of every request, by X-Request-Id), records
-# the signal's own time, and looks up each request begun before it and ended after it among k6's answers (every one
-# printed, by its id): each must be a whole success. A request k6 sent before the signal can reach the service after
-# it (a busy machine holds it in k6 or the gateway): the service had stopped taking requests, the gateway answered
+# the signal's own time, and looks up each request begun before it and ended after it among the runner's answers
+# (every one printed, by its id): each must be a whole success. A request the runner sent before the signal can reach
+# the service after it (a busy machine holds it in the runner or the gateway): the service had stopped taking requests, the gateway answered
 # 503 with Retry-After, and that is right; counting it as "in flight" made the case fail on busy machines. For route
 # and mail, one create is sent slowly (curl --limit-rate, 3 s) from 1.5 s before the signal, so a request is in the
 # service at the signal every time, not by chance: it must be answered 2xx and stored once. TERM_SHUTDOWN=immediate
 # starts the service without graceful shutdown, which must make the case fail (the case's own proof).
 # Such a run ends AFTER seconds after the service is back (stack.sh start returned: ready), not at its bound
-# (DURATION): through k6's REST API on a port it picks (listen_address, k6_stop: scripts/lib/env.sh); k6 exits 103 having
-# written its summary, whose thresholds are then the verdict. The after phase, per caller and kind of request, begins
-# with its first success once it saw the service away (crash.js), at BACK_BY at the latest. (A store's outage keeps
+# (DURATION): through the runner's control endpoint on a port it picks (runner_paused: scripts/lib/env.sh); it exits 103
+# having written its summary, whose thresholds are then the verdict. The after phase, per caller and kind of request, begins
+# with its first success once it saw the service away (reliability-crash), at BACK_BY at the latest. (A store's outage keeps
 # its run's length: while MariaDB is down most requests wait rather than get a 503, so a caller's own view of the
 # outage's end marked the after phase of only 4 requests in a run here.)
 #
@@ -74,7 +74,7 @@ dependents() {
 # back seconds late and the grace after it had to cover that too
 ready() { curl -fs --max-time 1 -o /dev/null "http://127.0.0.1:$(( $(service_port "$1") + 1000 ))/actuator/health/readiness"; }
 service_port() { local v; v=$(service_var "$1" PORT); echo "${!v}"; }
-# the counts of a k6 summary's counters, in the order asked (0 for a counter never added to)
+# the counts of a run summary's counters, in the order asked (0 for a counter never added to)
 counts() {  # SUMMARY.json METRIC...
   jq -nr '(input.metrics // error("no metrics")) as $m | [$ARGS.positional[] as $k | if $m | has($k) then $m[$k].values.count | floor else 0 end] | join(" ")' \
     --args "${@:2}" <"$1"
@@ -98,11 +98,11 @@ store_case() {  # STORE
   before_pids=$(pids)
   start_ms=$(( $(date +%s%3N) + 2000 ))
   duration=$(( OUTAGE_AT + OUTAGE_FOR + grace + AFTER + 2 ))
-  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
-    -e TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" -e STORE="$store" -e START_MS="$start_ms" \
-    -e OUTAGE_AT="$OUTAGE_AT" -e OUTAGE_FOR="$OUTAGE_FOR" -e GRACE="$grace" -e DURATION="${duration}s" \
-    -e SUMMARY_DIR="$results" k6-tests/reliability/outage.js >"$results/$store.log" 2>&1 &
-  k6_pid=$!
+  load_runner run reliability-outage BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
+    TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" STORE="$store" START_MS="$start_ms" \
+    OUTAGE_AT="$OUTAGE_AT" OUTAGE_FOR="$OUTAGE_FOR" GRACE="$grace" DURATION="${duration}s" \
+    SUMMARY_DIR="$results" SUMMARY_NAME="outage-$store" >"$results/$store.log" 2>&1 &
+  run_pid=$!
   sleep "$(awk "BEGIN{print ($start_ms + $OUTAGE_AT*1000 - $(date +%s%3N))/1000}")"
   scripts/stack/stack.sh stop "$store" >/dev/null
   declare -A unready=()
@@ -122,12 +122,12 @@ store_case() {  # STORE
     [ "$all" = 0 ] || { ready_after=$(( $(date +%s) - back )); break; }
     sleep 0.5
   done
-  k6_rc=0; wait "$k6_pid" || k6_rc=$?
+  run_rc=0; wait "$run_pid" || run_rc=$?
   after_pids=$(pids)
   summary="$results/outage-$store-summary.json"
   read -r total refused badn < <(counts "$summary" http_reqs outage_refused_503 outage_bad_answers)
   problems=()
-  [ "$k6_rc" = 0 ] || problems+=("k6 exit $k6_rc (thresholds: no bad answer, every request served before and after; see $results/$store.log)")
+  [ "$run_rc" = 0 ] || problems+=("load runner exit $run_rc (thresholds: no bad answer, every request served before and after; see $results/$store.log)")
   for n in "${needs[@]}"; do [ -n "${unready[$n]:-}" ] || problems+=("$n stayed ready while $store was down"); done
   for n in "${PERFLAB_SERVICES[@]}"; do
     printf '%s\n' "${needs[@]}" | grep -qx "$n" || [ -z "${unready[$n]:-}" ] || problems+=("$n went unready without needing $store")
@@ -139,7 +139,7 @@ store_case() {  # STORE
   unset unready
   if [ ${#problems[@]} -gt 0 ]; then
     rc=1; log "$store: FAILED"; printf '  %s\n' "${problems[@]}"
-    grep -m 10 'level=warning' "$results/$store.log" | sed 's/^/    /' || true
+    grep -m 10 -E '^(before|outage|grace|after) ' "$results/$store.log" | sed 's/^/    /' || true
   else
     log "$store: $total requests, $refused refused with 503 while it was down, 0 bad answers; ready again ${ready_after} s after its return; nothing restarted"
   fi
@@ -184,9 +184,9 @@ slow_create() {  # SERVICE FILE
       echo "/v2/mails/send 202 mail_no crash-$RUN_ID-slow" ;;
   esac
 }
-# the requests the service began before the signal and ended after it (its access log), each looked up among k6's
-# answers (ANSWER <id> <status> whole|cut) or, the slow create, curl's: "<in flight> <served> <ids not served>"
-in_flight() {  # ACCESS-LOG SIGNAL-MS K6-LOG SLOW-ID SLOW-STATUS
+# the requests the service began before the signal and ended after it (its access log), each looked up among the
+# runner's answers (ANSWER <id> <status> whole|cut) or, the slow create, curl's: "<in flight> <served> <ids not served>"
+in_flight() {  # ACCESS-LOG SIGNAL-MS RUN-LOG SLOW-ID SLOW-STATUS
   awk -v t="$2" -v slow="$4" -v slow_status="$5" -v run="$RUN_ID" '
     FNR == NR { if (match($0, /ANSWER [^ ]+ [0-9]+ [a-z]+/)) { split(substr($0, RSTART, RLENGTH), a, " ");
                   answer[a[2]] = a[3] " " a[4] } next }
@@ -199,8 +199,8 @@ in_flight() {  # ACCESS-LOG SIGNAL-MS K6-LOG SLOW-ID SLOW-STATUS
 }
 
 process_case() {  # kill:<service> | term:<service>
-  local how=${1%%:*} svc=${1#*:} start_ms down_ms back="" k6_pid k6_rc=0 total refused badn created found missing dup
-  local pid inflight="" inflight_ok="" unserved="" cut api stopped="" verdict access="" slow="" slow_pid slow_status=""
+  local how=${1%%:*} svc=${1#*:} start_ms down_ms back="" run_rc=0 total refused badn created found missing dup
+  local pid inflight="" inflight_ok="" unserved="" cut stopped="" verdict access="" slow="" slow_pid slow_status=""
   local log_file="$results/$how-$svc.log" problems=()
   RUN_ID="$(date +%s%N)"
   if [ "$how" = term ]; then
@@ -219,13 +219,15 @@ process_case() {  # kill:<service> | term:<service>
   # mail's EML streams read the seeded mails of three other users of office 1, each its own
   local readers=""
   if [ "$svc" = mail ]; then for n in bob user3 user4; do readers+=" $(scripts/lib/jwt.sh token "$n" 1 3600)"; done; fi
-  start_ms=$(( $(date +%s%3N) + 3000 ))
-  "$K6_BIN" run --no-usage-report --quiet --address 127.0.0.1:0 -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
-    -e CALLER_TOKENS="$tokens" -e READER_TOKENS="$readers" -e SERVICE="$svc" -e HOW="$how" -e START_MS="$start_ms" -e RUN="$RUN_ID" \
-    -e DOWN_AT="$OUTAGE_AT" -e BACK_BY=$(( OUTAGE_AT + BACK_WITHIN )) -e DURATION="$(( OUTAGE_AT + BACK_WITHIN + AFTER ))s" \
-    -e SUMMARY_DIR="$results" -e SUMMARY_NAME="$how-$svc" k6-tests/reliability/crash.js >"$log_file" 2>&1 &
-  k6_pid=$!
-  api=$(listen_address "$k6_pid") || log "$how:$svc: k6's REST API is not listening: the run will end at its bound"
+  # the runner starts, sets up (a route's 20,000 points, mail's readers' EMLs) and waits paused on its control port; it
+  # is started at START_MS (or at once, if its setup took longer), so the run's clock and its load begin together
+  start_ms=$(( $(date +%s%3N) + 5000 ))
+  runner_paused run reliability-crash BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
+    CALLER_TOKENS="$tokens" READER_TOKENS="$readers" SERVICE="$svc" HOW="$how" START_MS="$start_ms" RUN="$RUN_ID" \
+    DOWN_AT="$OUTAGE_AT" BACK_BY=$(( OUTAGE_AT + BACK_WITHIN )) DURATION="$(( OUTAGE_AT + BACK_WITHIN + AFTER ))s" \
+    SUMMARY_DIR="$results" SUMMARY_NAME="$how-$svc" >"$log_file" 2>&1 || { rc=1; log "$how:$svc: FAILED: the load runner never got ready ($log_file)"; tail -5 "$log_file"; return; }
+  sleep "$(awk "BEGIN{s = ($start_ms - $(date +%s%3N))/1000; print (s > 0 ? s : 0)}")"
+  runner_start || { rc=1; log "$how:$svc: FAILED: the load runner could not be started"; return; }
   pid="$(cat "$PERFLAB_RUN/pids/$svc.pid")"
   if [ -n "$slow" ]; then
     local slow_path slow_want slow_field slow_marker slow_bytes
@@ -251,8 +253,11 @@ process_case() {  # kill:<service> | term:<service>
   # where the time to serve again went: the old process's exit, then the new one's start to ready
   log "$svc gone $((gone_ms - down_ms)) ms after the signal, serving again $(( $(date +%s%3N) - gone_ms )) ms after that"
   # serving again (ready): AFTER seconds of after phase, then the run ends
-  if [ -n "$back" ]; then sleep "$AFTER"; k6_stop "$api" "$k6_pid" && stopped=1; fi
-  wait "$k6_pid" || k6_rc=$?
+  if [ -n "$back" ]; then
+    sleep "$AFTER"
+    ! kill -0 "$RUNNER_PID" 2>/dev/null || ! curl -fs -o /dev/null --max-time 5 -X POST "http://$RUNNER_CONTROL/v1/stop" || stopped=1
+  fi
+  wait "$RUNNER_PID" || run_rc=$?
   if [ -n "$slow" ]; then
     wait "$slow_pid" || true
     slow_status=$(cat "$results/$how-$svc-slow.status")
@@ -273,8 +278,7 @@ process_case() {  # kill:<service> | term:<service>
   read -r total refused badn cut < <(counts "$results/$how-$svc-summary.json" http_reqs \
     crash_refused_503 crash_bad_answers crash_cut_at_kill)
   read -r found missing dup < <(verify_created "$svc" "$log_file")
-  # the creates answered 2xx are the CREATED lines (k6's and the slow one): k6's own counter can miss the last one
-  # added as its run is stopped (seen: 186 counted, 187 printed)
+  # the creates answered 2xx are the CREATED lines (the runner's and the slow one's)
   created=$(wc -l <"$results/$svc-created.txt")
   # a sent mail must also reach its recipient: every committed one at the SMTP server (GreenMail), once; after kill -9
   # a message may go out again, with the same Message-ID (at-least-once), never under SIGTERM
@@ -293,7 +297,7 @@ process_case() {  # kill:<service> | term:<service>
     [ "$ddup" = "$dsame" ] || problems+=("SMTP: $ddup messages sent again, only $dsame with the same Message-ID")
     [ "$how" = kill ] || [ "$ddup" = 0 ] || problems+=("SIGTERM: $ddup messages sent twice")
   fi
-  verdict=$(k6_verdict "$k6_rc" "$stopped" "$results/$how-$svc-summary.json")
+  verdict=$(run_verdict "$run_rc" "$stopped" "$results/$how-$svc-summary.json")
   [ -z "$verdict" ] || problems+=("$verdict (thresholds: no bad answer, every request served before and after, an after phase; see $log_file)")
   [ -n "$back" ] && [ "$back" -le "$BACK_WITHIN" ] || problems+=("$svc was not serving within ${BACK_WITHIN} s (${back:-never})")
   [ "$found" = "$created" ] && [ "$missing" = 0 ] || problems+=("$created creates answered 2xx, $found found, $missing missing")
@@ -306,7 +310,7 @@ process_case() {  # kill:<service> | term:<service>
     "$badn" "$created" "$found" "$created" "$dup" "$delivered" "${back:-never}" >>"$process_report"
   if [ ${#problems[@]} -gt 0 ]; then
     rc=1; log "$how:$svc: FAILED"; printf '  %s\n' "${problems[@]}"
-    grep -m 10 'level=warning' "$log_file" | sed 's/^/    /' || true
+    grep -m 10 -E '^(before|down|after) ' "$log_file" | sed 's/^/    /' || true
   else
     log "$how:$svc: $total requests, $([ "$how" = kill ] && echo "$cut answers cut by the crash" || echo "$inflight_ok of $inflight in flight at the signal served"), $refused refused with 503 while it was away, 0 bad answers; $created creates answered 2xx, all $found found$([ "$svc" = shortener ] || echo " once")$([ "$delivered" = n/a ] || echo ", delivered $delivered"); serving again ${back} s after"
   fi

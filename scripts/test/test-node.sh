@@ -545,7 +545,7 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   local steady_rc=0 verdict r; wait "$steady" || steady_rc=$?
   for r in "${HPA_READERS[@]}"; do wait "$r"; done   # each download under way when the surge ended, read to its end
   # 103: stopped from its REST API, as asked; its summary's thresholds are then its verdict
-  verdict=$(k6_verdict "$steady_rc" "$stop_at" "$WORK/hpa-steady-summary.json")
+  verdict=$(run_verdict "$steady_rc" "$stop_at" "$WORK/hpa-steady-summary.json")
   [ -z "$verdict" ] || { echo "   the steady reads: $verdict"; rc=1; }
   for s in "${HPA_SERVICES[@]}"; do
     [ -n "${capped[$s]:-}" ] || { echo "   $s: never scaled out to every pod it asked for (more than 2) under the surge"; rc=1; }

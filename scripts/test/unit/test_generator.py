@@ -29,7 +29,7 @@ class Verdict(unittest.TestCase):
                                capture_output=True, text=True)
             return p.returncode, p.stdout
 
-    def test_a_healthy_run_is_the_k6_verdict(self):
+    def test_a_healthy_run_is_the_runs_own_verdict(self):
         self.assertEqual(self.verdict()[0], 0)
         self.assertEqual(self.verdict(k6_exit=99)[0], 99)
 

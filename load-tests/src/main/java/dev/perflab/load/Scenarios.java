@@ -14,6 +14,8 @@ import dev.perflab.load.notifier.NotifierSeed001;
 import dev.perflab.load.notifier.NotifierSignup;
 import dev.perflab.load.notifier.NotifierSmoke;
 import dev.perflab.load.office.OfficeDay;
+import dev.perflab.load.reliability.ReliabilityCrash;
+import dev.perflab.load.reliability.ReliabilityOutage;
 import dev.perflab.load.route.RouteReaders;
 import dev.perflab.load.route.RouteSmoke;
 import dev.perflab.load.shortener.ShortenerHop;
@@ -28,7 +30,8 @@ final class Scenarios {
 	private static final Map<String, Scenario> ALL = List
 		.<Scenario>of(new MailSmoke(), new MailSend("mail-send"), new MailSend("mail-send-smoke"), new MailLoad(),
 				new NotifierSmoke(), new NotifierSignup(), new NotifierSeed001(), new RouteSmoke(), new RouteReaders(),
-				new ShortenerSmoke(), new ShortenerReads(), new ShortenerHop(), new OfficeDay())
+				new ShortenerSmoke(), new ShortenerReads(), new ShortenerHop(), new OfficeDay(), new ReliabilityCrash(),
+				new ReliabilityOutage())
 		.stream()
 		.collect(Collectors.toMap(Scenario::name, Function.identity(), (a, b) -> a, java.util.TreeMap::new));
 

@@ -64,6 +64,38 @@ final class Engine {
 			grace = once.gracefulStop();
 			stop = StandardJMeterEngine::stopEngineNow;
 		}
+		else if (load instanceof Load.Parts parts) {
+			// each part its group: arrivals of its own, or a crowd looping for its duration (its threads end then)
+			List<OpenModel> open = new ArrayList<>();
+			Duration longest = Duration.ZERO;
+			int i = 0;
+			for (Load part : parts.parts().values()) {
+				Lane lane = run.lanes().get(i);
+				IterationGate gate = new IterationGate(runId, i++, iteration);
+				if (part instanceof Load.Closed closed) {
+					if (lane.cap > 0) {
+						groups.add(threadGroup(lane.name, lane.cap, closed.duration(), gate));
+					}
+					longest = max(longest, closed.duration().plus(closed.gracefulStop()));
+					grace = max(grace, closed.gracefulStop());
+				}
+				else {
+					OpenModel model = new OpenModel(lane.name, lane.schedule.text(), List.of(gate));
+					open.add(model);
+					groups.add(model);
+					longest = max(longest,
+							Duration.ofMillis(Math.round(lane.schedule.arrivalSeconds() * 1000)).plus(gracefulStop));
+				}
+			}
+			end = longest;
+			// done: the open parts end early, the crowds have ended themselves; cut: every thread is stopped
+			stop = () -> {
+				open.forEach(OpenModel::end);
+				if (run.wasCut()) {
+					StandardJMeterEngine.stopEngineNow();
+				}
+			};
+		}
 		else {
 			// one open model per lane, side by side: each keeps its own schedule
 			List<OpenModel> open = new ArrayList<>();
@@ -142,6 +174,10 @@ final class Engine {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+	}
+
+	private static Duration max(Duration a, Duration b) {
+		return a.compareTo(b) >= 0 ? a : b;
 	}
 
 	/** The DSL's embedded engine without its own statistics collector: the run's recorder counts every request. */

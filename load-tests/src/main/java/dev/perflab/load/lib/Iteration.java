@@ -23,7 +23,10 @@ public record Iteration(long number, Phase phase, int caller, long began, String
 	 */
 	public static final String VU = "perflab.vu";
 
-	/** Why an iteration asked for after the run's stop never ran; it is not counted as dropped. */
+	/**
+	 * Why an iteration asked for after the run's stop, or after its closed part's time ({@link Load.Parts}), never ran;
+	 * it is not counted as dropped.
+	 */
 	static final String STOPPED = "stopped";
 
 	public boolean ran() {

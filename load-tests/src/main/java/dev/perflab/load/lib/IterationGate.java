@@ -7,6 +7,7 @@ import org.apache.jmeter.samplers.Sampler;
 import org.apache.jmeter.testelement.TestElement;
 import org.apache.jmeter.testelement.ThreadListener;
 import org.apache.jmeter.threads.JMeterContextService;
+import org.apache.jorphan.util.JMeterStopThreadException;
 
 import us.abstracta.jmeter.javadsl.core.controllers.BaseController;
 import us.abstracta.jmeter.javadsl.core.threadgroups.BaseThreadGroup.ThreadGroupChild;
@@ -55,8 +56,9 @@ public final class IterationGate extends BaseController<IterationGate> {
 			}
 			if (!this.iteration.ran()) {
 				if (Iteration.STOPPED.equals(this.iteration.dropped())) {
-					// a closed model's VU would ask again at once: its thread ends here
-					JMeterContextService.getContext().getThread().stop();
+					// a closed model's VU would ask again at once (its loop asks its children again and again while
+					// they answer nothing, until the stack overflows): its thread ends here, as JMeter ends one
+					throw new JMeterStopThreadException("the run is stopped, or its part is over");
 				}
 				return null;
 			}

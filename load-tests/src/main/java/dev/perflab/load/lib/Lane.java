@@ -31,19 +31,28 @@ final class Lane {
 
 	final int firstVu;
 
+	/** How long a closed part of {@link Load.Parts} runs (none of its iterations starts after it), else null. */
+	final Duration closedFor;
+
 	Lane(String name, Schedule schedule, int cap, Share share, int firstVu) {
+		this(name, schedule, cap, share, firstVu, null);
+	}
+
+	private Lane(String name, Schedule schedule, int cap, Share share, int firstVu, Duration closedFor) {
 		this.name = name;
 		this.schedule = schedule;
 		this.cap = cap;
 		this.share = share;
 		this.firstVu = firstVu;
+		this.closedFor = closedFor;
 	}
 
 	/**
 	 * The lanes of {@code load} under {@code settings}: the PROFILE's shape after a warm-up at the rate (RATE, else
-	 * the scenario's), the scenario's own schedule, a closed crowd, or a mix's parts, each at its rate times RATE (1
-	 * by default, at least 1/s) with its warm-up and the PROFILE's shape. MAX_IN_FLIGHT caps each open lane (each
-	 * runner's own cap when several share the run); RUNNERS and RUNNER_INDEX pick this runner's share.
+	 * the scenario's), the scenario's own schedule, a closed crowd, a mix's parts, each at its rate times RATE (1
+	 * by default, at least 1/s) with its warm-up and the PROFILE's shape, or parts of their own kinds (a lane each).
+	 * MAX_IN_FLIGHT caps each open lane (each runner's own cap when several share the run); RUNNERS and RUNNER_INDEX
+	 * pick this runner's share.
 	 */
 	static List<Lane> of(Load load, Settings settings) {
 		Duration tail = settings.gracefulStop().plus(Duration.ofSeconds(5));
@@ -60,6 +69,11 @@ final class Lane {
 				return new Lane(part.getKey(), shaped(rate, settings, tail, share),
 						settings.maxInFlight().orElse(m.maxInFlight()), share, 0);
 			}).toList();
+			case Load.Parts p -> p.parts().entrySet().stream().map((part) -> {
+				Lane lane = of(part.getValue(), settings).get(0);
+				return new Lane(part.getKey(), lane.schedule, lane.cap, share, lane.firstVu,
+						part.getValue() instanceof Load.Closed c ? c.duration() : null);
+			}).toList();
 		};
 	}
 
@@ -68,8 +82,16 @@ final class Lane {
 				tail, share);
 	}
 
-	boolean done() {
-		return this.schedule != null && this.seen.get() >= this.schedule.arrivals() && this.inFlight.get() == 0;
+	/**
+	 * Whether the lane has nothing left to run {@code sinceBegan} ms after the schedule began: every arrival was due
+	 * and what ran of them has ended, or a closed part's time is over and its iterations have ended (never, for a
+	 * closed model alone: its crowd ends itself).
+	 */
+	boolean done(long sinceBegan) {
+		if (this.schedule == null) {
+			return this.closedFor != null && sinceBegan >= this.closedFor.toMillis() && this.inFlight.get() == 0;
+		}
+		return this.seen.get() >= this.schedule.arrivals() && this.inFlight.get() == 0;
 	}
 
 }

@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * How a scenario offers its load: open (arrivals at a rate, the PROFILE's shape, at most a number of iterations in
  * flight) for every SLO run, several such side by side (a mix), or arrivals on a schedule of the scenario's own (a
- * seed's stated profile); closed (a fixed crowd looping, or each of a crowd once) only where a seed's users are one.
+ * seed's stated profile); closed (a fixed crowd looping, or each of a crowd once) only where a seed's users are one;
+ * or arrivals of their own beside a closed crowd (parts), where callers in a loop must be in flight at a given moment.
  */
 public sealed interface Load {
 
@@ -43,6 +44,24 @@ public sealed interface Load {
 	record Mix(Map<String, Double> rates, int maxInFlight) implements Load {
 	}
 
+	/**
+	 * Parts of different kinds side by side, by name (k6's scenarios of different executors in one run): arrivals on
+	 * a schedule of the part's own ({@link Arrivals}) beside a crowd looping for its duration ({@link Closed}), each
+	 * with its own cap or crowd, none starting an iteration after its own end. The scenario's iteration holds every
+	 * part's steps, each behind {@link Mix#part}.
+	 */
+	record Parts(Map<String, Load> parts) implements Load {
+
+		public Parts {
+			parts.forEach((name, part) -> {
+				if (!(part instanceof Arrivals || part instanceof Closed)) {
+					throw new IllegalArgumentException("part " + name + ": arrivals or a closed crowd, not " + part);
+				}
+			});
+		}
+
+	}
+
 	static Load open(double rate, int maxInFlight) {
 		return new Open(rate, maxInFlight);
 	}
@@ -61,6 +80,10 @@ public sealed interface Load {
 
 	static Load once(int vus, Duration maxDuration, Duration gracefulStop) {
 		return new Once(vus, maxDuration, gracefulStop);
+	}
+
+	static Load parts(Map<String, Load> parts) {
+		return new Parts(Collections.unmodifiableMap(new LinkedHashMap<>(parts)));
 	}
 
 }

@@ -97,7 +97,7 @@ public final class Run {
 		long vu = schedule != null ? number : l.firstVu + thread;
 		Phase phase = schedule != null && schedule.isWarmup(thread) ? Phase.WARMUP : Phase.MAIN;
 		int caller = this.tokens.isEmpty() ? 0 : (int) ((schedule != null ? number : vu) % this.tokens.size());
-		if (this.state.stopAskedAt() != 0) {
+		if (this.state.stopAskedAt() != 0 || l.closedFor != null && now - this.began >= l.closedFor.toMillis()) {
 			return new Iteration(number, phase, caller, now, Iteration.STOPPED, lane);
 		}
 		if (schedule != null) {
@@ -156,7 +156,7 @@ public final class Run {
 	/** Counts a request's sample (and writes it to the JTL), unless it ended after the run was cut. */
 	void sample(SampleEvent event) {
 		SampleResult result = event.getResult();
-		if (result.getEndTime() >= this.cutAt) {
+		if (!counts(result.getEndTime())) {
 			return;
 		}
 		JMeterVariables vars = JMeterContextService.getContext().getVariables();
@@ -202,14 +202,31 @@ public final class Run {
 		this.cutAt = System.currentTimeMillis();
 	}
 
+	/**
+	 * Whether a request that ended at {@code endMillis} (ms since the epoch) counts: it ended before the run was cut,
+	 * an answer of the system, not a request the runner interrupted.
+	 */
+	public boolean counts(long endMillis) {
+		return endMillis < this.cutAt;
+	}
+
+	/** Whether the run was cut: its graceful stop ran out. */
+	boolean wasCut() {
+		return this.cutAt != Long.MAX_VALUE;
+	}
+
 	/** The lanes, in the order their groups run. */
 	List<Lane> lanes() {
 		return this.lanes;
 	}
 
-	/** Whether every arrival of every lane was due and what ran of them has ended (never, for a closed model). */
+	/**
+	 * Whether every arrival of every lane was due and what ran of them has ended, and every closed part's time is over
+	 * (never, for a closed model alone).
+	 */
 	boolean done() {
-		return this.lanes.stream().allMatch(Lane::done);
+		long sinceBegan = System.currentTimeMillis() - this.began;
+		return this.lanes.stream().allMatch((lane) -> lane.done(sinceBegan));
 	}
 
 	public int inFlight() {

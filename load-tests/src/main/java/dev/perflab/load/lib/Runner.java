@@ -48,7 +48,7 @@ public final class Runner {
 		Load load = scenario.load(settings);
 		Thresholds thresholds = scenario.thresholds(settings);
 		List<Lane> lanes = Lane.of(load, settings);
-		boolean open = lanes.get(0).schedule != null;
+		boolean open = lanes.stream().anyMatch((lane) -> lane.schedule != null);
 		Metrics metrics = metrics(thresholds, open);
 		RunState state = new RunState(settings.paused(), settings.pauseTimeout());
 		try (Jtl jtl = Jtl.open(settings); Control control = Control.open(settings, state)) {
@@ -82,7 +82,10 @@ public final class Runner {
 				}
 				String stoppedBy = state.stoppedBy();
 				Summary summary = Summary.of(run, thresholds.list(open), seconds, open)
-					.perflab("vuBudget", open ? lanes.stream().map((lane) -> budget(lane, thresholds)).toList() : List.of())
+					.perflab("vuBudget", lanes.stream()
+						.filter((lane) -> lane.schedule != null)
+						.map((lane) -> budget(lane, thresholds))
+						.toList())
 					.perflab("engine", "Apache JMeter 5.6.3 through jmeter-java-dsl 2.2")
 					.perflab("testid", settings.testid())
 					.perflab("scenario", scenario.name());
