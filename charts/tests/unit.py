@@ -16,15 +16,14 @@ scripts/test/test-chart.sh); each suite's `it` begins with the name the check ha
   a_dashboard_per_service_*, mysql_services_get_the_db_pool_alerts_*, dashboard_shows_the_db_pool_*,
   secrets_reach_every_container_*, service_replicas_spread_*, each_service_gets_its_own_identity_key_*,
   identity_keys_come_from_an_existing_secret_*, tracing_is_off_by_default_*, the_gateway_believes_forwarded_headers_*.
-- Run the rendered shell (with fake programs on PATH): redis_takes_an_acl_user_per_client_*, the_database_job_reads_*,
-  loadtest_as_an_indexed_job_* (each runner's command against the k6-operator's).
+- Run the rendered shell (with fake programs on PATH): redis_takes_an_acl_user_per_client_*, the_database_job_reads_*.
+- Loop over the loadtest chart's ci values: loadtest_runs_each_test_as_runners_* (the starter names every runner).
 - Compare what one rendering derives with another: changing_a_lab_switch_rolls_the_pods,
   a_new_services_routes_reach_the_gateway_* (the config/routes hashes before and after), third_party_images_*
   (each digest-pinned image is the default one plus the digest), seed_job_runs_the_mail_image_* (the seeder's store
   env equals the mail Deployment's).
 - Read repository files beside the rendering: exposed_gateway_admits_* and generated_secrets_are_named_* (values.yaml's
-  comments), gateway_routes_are_the_repository_files_* (config/gateway/routes), loadtest_ships_the_k6_scripts_*
-  (k6-tests/), hpa_replaces_replicas_* (the services ci/hpa-values.yaml autoscales).
+  comments), gateway_routes_are_the_repository_files_* (config/gateway/routes), hpa_replaces_replicas_* (the services ci/hpa-values.yaml autoscales).
 """
 import atexit
 import json
@@ -660,7 +659,6 @@ FAKES = Path(tempfile.mkdtemp(prefix="perflab-chart-fakes."))
 atexit.register(shutil.rmtree, FAKES, True)
 (FAKES / "record").write_text('#!/bin/sh\nn=$(basename "$0")\nprintf "%s\\n" "$*" >> "$FAKE_DIR/$n.argv"\n'
                               'cat >> "$FAKE_DIR/$n.stdin"\nenv >> "$FAKE_DIR/$n.env"\n')
-(FAKES / "print-argv").write_text('#!/bin/sh\nfor a in "$(basename "$0")" "$@"; do printf "%s\\0" "$a"; done\n')
 for _fake in FAKES.iterdir():
     _fake.chmod(0o755)
 
@@ -861,90 +859,30 @@ def the_gateway_believes_forwarded_headers_only_from_the_listed_proxies():
 # --- perflab-loadtest ----------------------------------------------------------------------------------------------
 
 @test
-def loadtest_ships_the_k6_scripts_and_points_the_testrun_at_the_gateway():
-    lv = (str(LOADTEST / "ci" / "default-values.yaml"),)
-    docs = render(chart=LOADTEST, values=lv, release="perflab-load")
-    cm = one(docs, "ConfigMap", "perflab-load-scripts")
-    assert (ROOT / "k6-tests/shortener/smoke.js").read_text() == cm["data"]["shortener__smoke.js"] + "\n" or \
-        (ROOT / "k6-tests/shortener/smoke.js").read_text().rstrip("\n") == cm["data"]["shortener__smoke.js"]
-    tr = one(docs, "TestRun", "perflab-load-shortener-smoke-r1")["spec"]
-    assert tr["script"] == {"localFile": "/k6/shortener/smoke.js"}
-    e = {x["name"]: x.get("value", x.get("valueFrom")) for x in tr["runner"]["env"]}
-    assert e["BASE_URL"] == "http://perflab-gateway:8080", e
-    assert e["TOKEN"] == {"secretKeyRef": {"name": "perflab-k6-token", "key": "TOKEN"}}
-    items = {i["path"] for v in tr["runner"]["volumes"] if "configMap" in v for i in v["configMap"]["items"]}
-    assert {"shortener/smoke.js", "lib/config.js", "lib/summary.js"} <= items, items
-    other = render("target.release=lab", chart=LOADTEST, values=lv)
-    assert "http://lab-perflab-gateway:8080" in json.dumps(other)
-    assert "token.existingSecret" in refuses(chart=LOADTEST, values=())
-    assert "not under files/k6" in refuses("tests.shortener-smoke.script=shortener/missing.js", chart=LOADTEST, values=lv)
-
-
-def operator_runner_command(testrun, index):
-    """The command the k6-operator gives runner `index` (1..n) of a TestRun (k6-operator pkg/resources/jobs/runner.go
-    and pkg/segmentation): the reference the Job rendering is held to."""
-    spec, name = testrun["spec"], testrun["metadata"]["name"]
-    n = spec["parallelism"]
-    part = lambda i: "0" if i == 0 else "1" if i == n else f"{i}/{n}"
-    cmd = ["k6", "run", "--quiet"]
-    if n > 1:
-        cmd += [f"--execution-segment={part(index - 1)}:{part(index)}",
-                "--execution-segment-sequence=" + ",".join(part(i) for i in range(n + 1))]
-    return cmd + spec["arguments"].split() + [spec["script"]["localFile"], "--address=0.0.0.0:6565", "--paused",
-                                              "--tag", f"instance_id={index}", "--tag", f"testrun_name={name}"]
-
-
-def job_runner_command(container, index, tmp):
-    """What the Job's runner container runs at completion index `index` (0..n-1): its shell, with `k6` printing argv."""
-    bindir = fake_bin(tmp, ["k6"], "print-argv")
-    out = subprocess.run(container["command"], capture_output=True, check=True,
-                         env={"PATH": f"{bindir}:/usr/bin:/bin", "JOB_COMPLETION_INDEX": str(index)}).stdout
-    return out.decode().split("\0")[:-1]
-
-
-@test
-def loadtest_as_an_indexed_job_gives_each_runner_the_operators_command_environment_and_placement():
-    import tempfile
-    for values in ("job-values.yaml", "parallel-values.yaml", "default-values.yaml"):
-        lv = (str(LOADTEST / "ci" / values),)
-        testruns = render("runner.kind=TestRun", chart=LOADTEST, values=lv)
-        jobs = render("runner.kind=Job", chart=LOADTEST, values=lv)
-        assert not [d for d in jobs if d["kind"] == "TestRun"], values
-        for tr in [d for d in testruns if d["kind"] == "TestRun"]:
-            name, spec, n = tr["metadata"]["name"], tr["spec"], tr["spec"]["parallelism"]
-            job = one(jobs, "Job", name)["spec"]
-            pod = job["template"]["spec"]
-            k6 = pod["containers"][0]
-            assert job["completionMode"] == "Indexed" and job["completions"] == job["parallelism"] == n, (values, job)
-            with tempfile.TemporaryDirectory() as tmp:
-                for i in range(1, n + 1):
-                    assert job_runner_command(k6, i - 1, tmp) == operator_runner_command(tr, i), (values, name, i)
-            runner = spec["runner"]
-            assert k6["env"] == runner["env"], (values, name)
-            assert k6["resources"] == runner["resources"] and k6["image"] == runner["image"], (values, name)
-            assert k6["volumeMounts"] == runner["volumeMounts"] and pod["volumes"] == runner["volumes"], (values, name)
-            assert k6["securityContext"] == runner["containerSecurityContext"], (values, name)
-            assert pod["securityContext"] == runner["securityContext"], (values, name)
-            for key in ("nodeSelector", "tolerations"):
-                assert pod.get(key) == runner.get(key), (values, name, key)
-            # every runner by name, from a headless Service over exactly this run's runners; resumed together
-            svc = one(jobs, "Service", pod["subdomain"])["spec"]
+def loadtest_runs_each_test_as_runners_a_starter_of_all_of_them_and_a_service_naming_them():
+    scenarios = (LOADTEST / "files" / "scenarios.txt").read_text().split()
+    for values in sorted((LOADTEST / "ci").glob("*.yaml")):
+        docs = render(chart=LOADTEST, values=(str(values),))
+        runners = [d for d in docs if d["kind"] == "Job" and d["spec"].get("completionMode") == "Indexed"]
+        assert runners, values
+        for job in runners:
+            name, spec = job["metadata"]["name"], job["spec"]
+            pod = spec["template"]["spec"]
+            runner = pod["containers"][0]
+            n = spec["parallelism"]
+            assert spec["completions"] == n and runner["args"][0] == "run" and runner["args"][1] in scenarios, (values, name)
+            env = {e["name"]: e.get("value") for e in runner["env"]}
+            assert env["RUNNERS"] == str(n) and env["PAUSED"] == "true" and env["CONTROL"] == "0.0.0.0:6565", (values, env)
+            # every runner by name, from a headless Service over exactly this run's runners; started together
+            svc = one(docs, "Service", pod["subdomain"])["spec"]
             assert svc["clusterIP"] == "None" and svc["publishNotReadyAddresses"] is True
-            assert svc["selector"].items() <= job["template"]["metadata"]["labels"].items(), svc["selector"]
-            starter = one(jobs, "Job", f"{name}-starter")["spec"]["template"]["spec"]
-            script = starter["containers"][0]["command"][2]
-            runners = " ".join(f"{name}-{i}.{pod['subdomain']}:6565" for i in range(n))
-            assert f'runners="{runners}"' in script, script
-            assert "k6 resume" in script and "k6 status" in script
-            assert starter.get("nodeSelector") == runner.get("nodeSelector"), values
-            if spec.get("separate"):
-                term = pod["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"][0]
-                assert term["topologyKey"] == "kubernetes.io/hostname"
-                assert term["labelSelector"]["matchLabels"] == svc["selector"]
-    # the verdict reads the same run either way
-    lv = (str(LOADTEST / "ci" / "job-values.yaml"),)
-    assert [d for d in render("runner.kind=Job", chart=LOADTEST, values=lv) if d["metadata"]["name"].endswith("-verdict")]
-    assert "kind" in refuses("runner.kind=Deployment", chart=LOADTEST, values=lv)
+            assert svc["selector"].items() <= spec["template"]["metadata"]["labels"].items(), svc["selector"]
+            starter = one(docs, "Job", f"{name}-starter")["spec"]["template"]["spec"]
+            args = starter["containers"][0]["args"]
+            assert args[0] == "start" and args[3:] == [f"{name}-{i}.{pod['subdomain']}:6565" for i in range(n)], args
+            assert starter.get("nodeSelector") == pod.get("nodeSelector"), values
+            assert starter["containers"][0]["image"] == runner["image"], values
+    assert "token.existingSecret" in refuses(chart=LOADTEST, values=())
 
 
 # --- gateway routes: each service's file, or its values override ------------------------------------------------

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Chart checks, offline: README values tables (helm-docs) and k6 copies in sync, helm lint --strict, strict schema validation of every
-# ci/*-values.yaml rendering (kubeconform: Kubernetes 1.36 schemas, prometheus-operator and k6-operator CRDs),
+# Chart checks, offline: README values tables (helm-docs) and the SLO link in sync, helm lint --strict, strict schema validation of every
+# ci/*-values.yaml rendering (kubeconform: Kubernetes 1.36 schemas, prometheus-operator and Gateway API CRDs),
 # chart unit tests (helm-unittest suites, then charts/tests/unit.py), the alert rules under promtool (check + unit tests), then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
 # helm install --wait / upgrade / uninstall. Prints timings per step and closes with `chart: N passed, N failed`.
 #
@@ -75,7 +75,7 @@ lint() {
   return $rc
 }
 
-# CRDs kept in the repository (provenance in charts/tests/crds/README.md): k6-operator's TestRun, Gateway API's HTTPRoute
+# CRDs kept in the repository (provenance in charts/tests/crds/README.md): Gateway API's HTTPRoute
 REPO_CRDS=("$ROOT"/charts/tests/crds/*.yaml)
 SCHEMAS=""
 schemas() {
@@ -254,16 +254,13 @@ upgrade_flips_lab_switch() {
 
 loadtest_install() {
   h install perflab-load charts/perflab-loadtest -n perflab -f charts/perflab-loadtest/ci/default-values.yaml >/dev/null || return 1
-  k -n perflab get testrun perflab-load-shortener-smoke-r1 -o jsonpath='  TestRun {.metadata.name}: script {.spec.script.localFile}{"\n"}' || return 1
-  # a new run is an upgrade, not an uninstall: the next revision's TestRun has a name (and testid) of its own
+  k -n perflab get job perflab-load-shortener-smoke-r1 -o jsonpath='  Job {.metadata.name}: {.spec.template.spec.containers[0].args}{"\n"}' || return 1
+  # a new run is an upgrade, not an uninstall: the next revision's Jobs have names (and a testid) of their own
   h upgrade perflab-load charts/perflab-loadtest -n perflab -f charts/perflab-loadtest/ci/default-values.yaml >/dev/null || return 1
-  k -n perflab get testrun perflab-load-shortener-smoke-r2 -o jsonpath='  TestRun {.metadata.name}: {.spec.arguments}{"\n"}' || return 1
+  k -n perflab get job perflab-load-shortener-smoke-r2 -o jsonpath='  Job {.metadata.name}: TESTID {.spec.template.spec.containers[0].env[?(@.name=="TESTID")].value}{"\n"}' || return 1
   h uninstall perflab-load -n perflab --wait >/dev/null
 }
 
-# The documented two-pool recipe, placed by the real scheduler: a system pool and a tainted load pool (two more
-# kwok nodes). Every k6 pod (runner, initializer, starter) lands on the load pool; the system pinned to its pool
-# lands there; and the system with no scheduling values at all never lands on the load pool (its taint).
 uninstall_cleans_up() {
   h uninstall perflab -n perflab --wait --timeout 2m >/dev/null || return 1
   local left
@@ -285,11 +282,11 @@ cluster_down_clean() {
 
 T0=$SECONDS
 step "tools (scripts/k8s/k8s-tools.sh)" tools || { echo "tools missing, cannot go on"; exit 1; }
-step "the chart ships k6-tests/ itself (files/k6 links to it)" test "$(readlink charts/perflab-loadtest/files/k6)" = ../../../k6-tests
+step "the perflab chart's dashboards read the runner's SLOs (files/slo links to them)" test "$(readlink charts/perflab/files/slo)" = ../../../load-tests/src/main/resources/slo
 step "README values tables in sync (helm-docs), every value documented" docs_in_sync
 step "charts and scripts read only repository files (CRDs in charts/tests/crds)" repo_files_only
 step "helm lint --strict (every ci values set, both charts)" lint
-if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_OPERATOR_VERSION, k6 TestRun)" schemas; then
+if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_OPERATOR_VERSION, Gateway API HTTPRoute)" schemas; then
   step "render + kubeconform -strict (every ci values set)" render_and_validate
   step "kubeconform rejects unknown fields (self-check)" validator_rejects_unknown_fields
 fi
@@ -305,7 +302,7 @@ if [ $WITH_CLUSTER -eq 1 ]; then
     step "server rejects an unknown field (self-check)" server_rejects_unknown_fields
     if step "helm install --wait (chart-managed stores, monitoring on)" install_wait; then
       step "helm upgrade flips a lab switch and rolls the pods" upgrade_flips_lab_switch
-      step "perflab-loadtest install creates the TestRun; an upgrade is a new run" loadtest_install
+      step "perflab-loadtest install creates the runners' Jobs; an upgrade is a new run" loadtest_install
       step "helm uninstall removes everything but Secrets/PVCs" uninstall_cleans_up
     fi
   fi

@@ -26,44 +26,13 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end }}
 {{- end }}
 
-{{/* ConfigMap key of a script path: keys cannot hold "/", so lib/config.js is lib__config.js. */}}
-{{- define "perflab-loadtest.key" -}}
-{{- trimPrefix "files/k6/" . | replace "/" "__" }}
-{{- end }}
-
 {{/* This run's id: runId, or r<release revision>. */}}
 {{- define "perflab-loadtest.runId" -}}
 {{- default (printf "r%d" (int .Release.Revision)) .Values.runId }}
 {{- end }}
 
-{{/* Where a k6 pod runs and how it is confined: the same for runner, initializer and starter (a restricted
-namespace admits none of them otherwise). */}}
-{{- define "perflab-loadtest.pod" -}}
-automountServiceAccountToken: "false"
-securityContext:
-  runAsNonRoot: true
-  runAsUser: 12345
-  seccompProfile: { type: RuntimeDefault }
-containerSecurityContext:
-  allowPrivilegeEscalation: false
-  readOnlyRootFilesystem: true
-  capabilities: { drop: [ALL] }
-{{- with .Values.placement.nodeSelector }}
-nodeSelector:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-{{- with .Values.placement.tolerations }}
-tolerations:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-{{- with .Values.placement.affinity }}
-affinity:
-  {{- toYaml . | nindent 2 }}
-{{- end }}
-{{- end }}
-
 {{/* A test's run name: <fullname>-<test>-<runId>, the first part cut so that the longest name made from it stays a
-label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (the job-name label). */}}
+label value (63): job.yaml's <name>-starter (the job-name label) and the verdict pod's <name>-verdict. */}}
 {{- define "perflab-loadtest.runName" -}}
 {{- $fullname := include "perflab-loadtest.fullname" .root }}
 {{- $runId := include "perflab-loadtest.runId" .root }}
@@ -76,35 +45,28 @@ label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (
 {{- printf "%s-%s" $base $runId }}
 {{- end }}
 
-{{/* k6 arguments of every runner of a test, before the script: the run id tag, remote write, the test's own. */}}
-{{- define "perflab-loadtest.arguments" -}}
-{{- if not (.root.Files.Get (printf "files/k6/%s" .test.script)) }}
-{{- fail (printf "tests.%s.script: %s is not under files/k6/ (k6-tests/)" .name .test.script) }}
-{{- end }}
-{{- $arguments := list (printf "--tag testid=%s" (include "perflab-loadtest.runId" .root)) }}
-{{- if .root.Values.results.prometheus.enabled }}
-{{- $arguments = append $arguments "--out experimental-prometheus-rw" }}
-{{- end }}
-{{- with .test.arguments }}
-{{- $arguments = append $arguments . }}
-{{- end }}
-{{- join " " $arguments }}
+{{/* The runner image: runner.image, its tag the chart's appVersion unless set. */}}
+{{- define "perflab-loadtest.image" -}}
+{{- printf "%s:%s" .Values.runner.image.repository (default .Chart.AppVersion .Values.runner.image.tag) }}
 {{- end }}
 
-{{/* The runners' environment (a list). */}}
+{{/* A test's scenario, checked against the runner's (files/scenarios.txt, `load-tests list`): a misspelt one fails the
+render instead of a runner pod. */}}
+{{- define "perflab-loadtest.scenario" -}}
+{{- $known := splitList "\n" (.root.Files.Get "files/scenarios.txt" | trim) }}
+{{- $scenario := required (printf "tests.%s.scenario is required (one of: %s)" .name (join ", " $known)) .test.scenario }}
+{{- if not (has $scenario $known) }}
+{{- fail (printf "tests.%s.scenario: %s is not a scenario of the load runner (one of: %s)" .name $scenario (join ", " $known)) }}
+{{- end }}
+{{- $scenario }}
+{{- end }}
+
+{{/* The runners' environment (a list): where to send the load, as whom, this run's id and share, Prometheus. */}}
 {{- define "perflab-loadtest.env" -}}
 {{- $prometheus := .root.Values.results.prometheus }}
-{{- $token := required "token.existingSecret is required: a Secret with a bearer token the gateway accepts (kubectl create secret generic perflab-k6-token --from-literal=TOKEN=$(make -s token))" .root.Values.token.existingSecret }}
-- name: K6_NO_USAGE_REPORT
-  value: "true"
-{{- if $prometheus.enabled }}
-- name: K6_PROMETHEUS_RW_SERVER_URL
-  value: {{ $prometheus.url | quote }}
-- name: K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM
-  value: "true"
-- name: K6_PROMETHEUS_RW_PUSH_INTERVAL
-  value: {{ $prometheus.pushInterval | quote }}
-{{- end }}
+{{- $token := required "token.existingSecret is required: a Secret with a bearer token the gateway accepts (kubectl create secret generic perflab-load-token --from-literal=TOKEN=$(make -s token))" .root.Values.token.existingSecret }}
+- name: JAVA_TOOL_OPTIONS
+  value: {{ .root.Values.runner.javaOptions | quote }}
 - name: BASE_URL
   value: {{ include "perflab-loadtest.baseUrl" .root | quote }}
 - name: TOKEN
@@ -115,53 +77,25 @@ label value (63): the operator's <name>-initializer, job.yaml's <name>-starter (
   valueFrom:
     secretKeyRef: { name: {{ $token }}, key: {{ . }} }
 {{- end }}
-- name: SUMMARY_DIR
-  value: /tmp
+- name: TESTID
+  value: {{ include "perflab-loadtest.runId" .root | quote }}
+- name: RUNNERS
+  value: {{ int (default 1 .test.parallelism) | quote }}
+- { name: PAUSED, value: "true" }
+- { name: CONTROL, value: "0.0.0.0:6565" }
+- name: PAUSE_TIMEOUT
+  value: {{ .root.Values.runner.pauseTimeout | quote }}
+- { name: SUMMARY_DIR, value: /tmp }
+- name: SUMMARY_NAME
+  value: {{ .name | quote }}
+{{- if $prometheus.enabled }}
+- name: PROMETHEUS_RW_URL
+  value: {{ $prometheus.url | quote }}
+{{- end }}
 {{- range $k, $v := .test.env }}
 - name: {{ $k }}
   value: {{ $v | toString | quote }}
 {{- end }}
-{{- end }}
-
-{{/* The runners' volumes: the scripts (ConfigMap keys cannot hold "/": mapped back to paths) and a scratch /tmp. */}}
-{{- define "perflab-loadtest.volumes" -}}
-- name: scripts
-  configMap:
-    name: {{ include "perflab-loadtest.fullname" .root }}-scripts
-    items:
-      {{- range $path, $_ := .root.Files.Glob "files/k6/**.js" }}
-      - key: {{ include "perflab-loadtest.key" $path }}
-        path: {{ trimPrefix "files/k6/" $path }}
-      {{- end }}
-- name: tmp
-  emptyDir: {}
-{{- end }}
-
-{{- define "perflab-loadtest.volumeMounts" -}}
-- { name: scripts, mountPath: /k6, readOnly: true }
-- { name: tmp, mountPath: /tmp }
-{{- end }}
-
-{{/* The k6-operator's execution segments of a test's runners, in its own form, one per runner (instance 1..n):
-"0:1/3 1/3:2/3 2/3:1", and the sequence "0,1/3,2/3,1". */}}
-{{- define "perflab-loadtest.segmentPart" -}}
-{{- if eq .i 0 }}0{{ else if eq .i .n }}1{{ else }}{{ printf "%d/%d" .i .n }}{{ end }}
-{{- end }}
-{{- define "perflab-loadtest.segments" -}}
-{{- $n := int (default 1 .test.parallelism) }}
-{{- $segments := list }}
-{{- range $i := until $n }}
-{{- $segments = append $segments (printf "%s:%s" (include "perflab-loadtest.segmentPart" (dict "i" $i "n" $n)) (include "perflab-loadtest.segmentPart" (dict "i" (add1 $i) "n" $n))) }}
-{{- end }}
-{{- join " " $segments }}
-{{- end }}
-{{- define "perflab-loadtest.sequence" -}}
-{{- $n := int (default 1 .test.parallelism) }}
-{{- $parts := list }}
-{{- range $i := until (add1 $n | int) }}
-{{- $parts = append $parts (include "perflab-loadtest.segmentPart" (dict "i" $i "n" $n)) }}
-{{- end }}
-{{- join "," $parts }}
 {{- end }}
 
 {{- define "perflab-loadtest.containerSecurityContext" -}}
@@ -170,8 +104,8 @@ readOnlyRootFilesystem: true
 capabilities: { drop: [ALL] }
 {{- end }}
 
-{{/* A Job's pod: the same confinement and placement as the TestRun's pods (perflab-loadtest.pod), in a pod spec's
-own fields; `separate` as the operator renders it: no two runners of the run on one node. */}}
+{{/* A load pod (runner, starter, verdict): confined as a restricted namespace requires, placed where `placement`
+says; `separate`: no two runners of the run on one node. */}}
 {{- define "perflab-loadtest.jobPod" -}}
 automountServiceAccountToken: false
 securityContext:

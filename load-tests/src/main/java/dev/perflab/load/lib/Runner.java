@@ -51,6 +51,7 @@ public final class Runner {
 		boolean open = lanes.stream().anyMatch((lane) -> lane.schedule != null);
 		Metrics metrics = metrics(thresholds, open);
 		RunState state = new RunState(settings.paused(), settings.pauseTimeout());
+		boolean thresholdsDecide = settings.thresholdsDecide();
 		try (Jtl jtl = Jtl.open(settings); Control control = Control.open(settings, state)) {
 			Exporter exporter = settings.prometheusRemoteWrite()
 				.map((url) -> new Exporter(url, labels(scenario, settings)))
@@ -97,7 +98,8 @@ public final class Runner {
 					summary.perflab("stoppedBy", stoppedBy);
 				}
 				write(summary, settings.summaryDir(), settings.summaryName(scenario.summaryName(settings)));
-				status = stoppedBy != null ? STOPPED : summary.failed().isEmpty() ? PASSED : THRESHOLDS_CROSSED;
+				boolean crossed = !summary.failed().isEmpty() && thresholdsDecide;
+				status = stoppedBy != null ? STOPPED : crossed ? THRESHOLDS_CROSSED : PASSED;
 				if (stoppedBy != null) {
 					System.out.println("stopped by " + stoppedBy + " before the schedule's end: exit " + STOPPED);
 				}

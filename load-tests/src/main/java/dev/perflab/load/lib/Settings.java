@@ -190,6 +190,18 @@ public final class Settings {
 		return value.equals("true");
 	}
 
+	/**
+	 * Whether the thresholds decide the exit status (THRESHOLDS=on, the default). {@code off}: a measurement, where a
+	 * slow run is a figure, not a failure; the summary still says which thresholds were crossed.
+	 */
+	public boolean thresholdsDecide() {
+		String value = text("THRESHOLDS", "on");
+		if (!value.equals("on") && !value.equals("off")) {
+			throw new BadInput("THRESHOLDS=" + value + ": on or off");
+		}
+		return value.equals("on");
+	}
+
 	public Duration pauseTimeout() {
 		return positive("PAUSE_TIMEOUT", Durations.parse("PAUSE_TIMEOUT", text("PAUSE_TIMEOUT", "10m")));
 	}

@@ -111,6 +111,28 @@ class RunnerTest {
 	}
 
 	@Test
+	void exits0WithThresholdsOffAndStillSaysWhichWereCrossed() throws Exception {
+		try (LocalServer server = new LocalServer(20)) {
+			int status = run(server, new ProbeScenario(10, 10, "p(95)<1"), "DURATION=500ms", "WARMUP=0s",
+					"THRESHOLDS=off");
+			assertThat(status).isEqualTo(Runner.PASSED);
+			assertThat(summary().path("metrics").path("http_req_duration{scenario:main}").path("thresholds")
+				.path("p(95)<1").path("ok").asBoolean()).isFalse();
+		}
+	}
+
+	@Test
+	void refusesAThresholdsValueOtherThanOnOrOffBeforeAnyLoad() throws Exception {
+		try (LocalServer server = new LocalServer(0)) {
+			assertThat(org.assertj.core.api.Assertions.catchThrowable(
+					() -> run(server, new ProbeScenario(10, 10, "p(95)<1"), "THRESHOLDS=no")))
+				.isInstanceOf(BadInput.class)
+				.hasMessage("THRESHOLDS=no: on or off");
+			assertThat(server.received.get()).isZero();
+		}
+	}
+
+	@Test
 	void failsTheSetupBeforeAnyLoadWithoutAToken() throws Exception {
 		try (LocalServer server = new LocalServer(0)) {
 			Settings settings = Settings.of(Map.of("BASE_URL", server.url()), List.of());
