@@ -36,7 +36,7 @@ K8S_NODE_POD_CIDR="${K8S_NODE_POD_CIDR:-10.244.0.0/24}"
 K8S_NODE_HOST_IP="${K8S_NODE_HOST_IP:-10.244.0.1}"
 K8S_NODE_SERVICE_CIDR="${K8S_NODE_SERVICE_CIDR:-10.96.0.0/16}"
 # the local stores (scripts/lib/env.sh): MariaDB, Redis, mongo-wire, SMTP, the SMTP server's API, the SMS sink, and
-# Prometheus (k6 runner pods remote-write into it, the verdict pod reads it)
+# Prometheus (load runner pods remote-write into it, the verdict pod reads it)
 K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-13306 16379 17017 13025 18025 18086 19090}"
 K8S_NODE_DNS_FORWARD="${K8S_NODE_DNS_FORWARD:-}"
 # kube-router (NetworkPolicy enforced) or none
@@ -363,7 +363,7 @@ EOF
   _k8s_node_sysctl_keep vm.overcommit_memory vm.panic_on_oom kernel.panic kernel.panic_on_oops \
     kernel.keys.root_maxkeys kernel.keys.root_maxbytes
   _k8s_node_step "kubelet $K8S_VERSION as node $K8S_NODE_NAME ($K8S_NODE_HOST_IP:$PERFLAB_K8S_KUBELET_PORT, cgroupfs under $K8S_NODE_CGROUP_ROOT)"
-  # cAdvisor's stats of each pod every 2 s: the kubelet's default (10 s) gives a 15 s k6 runner one CPU sample, and a
+  # cAdvisor's stats of each pod every 2 s: the kubelet's default (10 s) gives a 15 s load runner one CPU sample, and a
   # rate needs two; the load's verdict reads each runner pod's CPU from them
   _k8s_node_start "${K8S_NODE_KUBELET_NAME:-kubelet}" "$KUBELET" --config "$n/kubelet.yaml" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" \
     --hostname-override "$K8S_NODE_NAME" --node-ip "$K8S_NODE_HOST_IP" --root-dir "$n/kubelet" \
@@ -397,7 +397,7 @@ EOF
 # InternalIP). Every pod's traffic passes through its chain in FORWARD/INPUT/OUTPUT; a pod selected by a policy
 # gets only what the policies allow. One per host, not per node: both nodes share this host's iptables, and each
 # kube-router deletes every KUBE-POD-FW-* chain but its own node's pods' on each sync (cleanupStaleRules), so a
-# second one for the load node would undo the first's every few seconds. The load node's pods (k6 runners) are
+# second one for the load node would undo the first's every few seconds. The load node's pods (load runners) are
 # selected by no policy; traffic from them into this node's pods is judged here, like any other.
 # Flags as kube-router v2.1.0 defines them (pkg/options/options.go): firewall alone, no health or metrics port (the
 # health server listens on every address); ready once its first full sync has written the ACCEPT rule that ends

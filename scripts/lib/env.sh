@@ -100,7 +100,6 @@ export FORTIO_BIN="$PERFLAB_CACHE/bin/fortio-$FORTIO_VERSION"
 # CPU time a process has spent (user + system, in clock ticks of `getconf CLK_TCK`); 0 for no pid or a process gone:
 # the benches' CPU per request, the figure the noise of a shared machine disturbs least
 cpu_ticks() { [ -n "$1" ] && awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
-# A loopback address no one listens on now, "127.0.0.1:PORT" (a k6 run's REST API, a throwaway registry)
 # A server told to listen on 127.0.0.1:0 binds a free port itself (a port picked for it beforehand could be taken by
 # another process first); this reads the address back from the kernel's socket table (iproute2's ss)
 listen_address() {  # PID: prints 127.0.0.1:PORT once PID listens (up to 15 s); status 1 if it ends or never listens
@@ -113,22 +112,20 @@ listen_address() {  # PID: prints 127.0.0.1:PORT once PID listens (up to 15 s); 
   done
   return 1
 }
-# A k6 run that ends once what it waits for has happened, not at its bound: started with `--address 127.0.0.1:0`
-# (its REST API on a port of its own), its address read with `listen_address PID`, ended by `k6_stop ADDRESS`. k6 then ends the run as at its end, writes its handleSummary files and
-# exits 103 (stopped from the REST API), which the caller expects when it stopped the run.
-k6_stop() {  # ADDRESS [PID]: status 1 when the run (PID) had already ended
-  [ -z "${2:-}" ] || kill -0 "$2" 2>/dev/null || return 1
-  curl -s -o /dev/null --max-time 5 -X PATCH -H 'Content-Type: application/json' "http://$1/v1/status" \
-    -d '{"data":{"type":"status","id":"default","attributes":{"stopped":true}}}' || true
+# A run that ends once what it waits for has happened, not at its bound: a runner with a control endpoint (CONTROL;
+# runner_paused gives one, a pod of the loadtest chart has one on port 6565), ended by `stop_runner ADDRESS`. The runner
+# then ends the run as at its schedule's end, writes its summary and exits 103 (stopped), which the caller expects.
+stop_runner() {  # ADDRESS: status 1 when the runner had already ended (or never listened)
+  curl -fs -o /dev/null --max-time 5 -X POST "http://$1/v1/stop"
 }
-# the thresholds a k6 summary's run failed, one line; status 1 when any failed or none is there
+# the thresholds a run's summary says were crossed, one line; status 1 when any failed or none is there
 thresholds_failed() {  # SUMMARY.json
   jq -r '[.metrics | to_entries[] | .key as $k | (.value.thresholds // {}) | to_entries[] | {name: "\($k) \(.key)", ok: .value.ok}]
     | if length == 0 then "no thresholds in the summary", halt_error(1)
       else ([.[] | select(.ok | not) | .name] | join(", ")) as $failed | $failed, (if $failed != "" then halt_error(1) else empty end)
       end' "$1" 2>/dev/null
 }
-# the verdict of a load run (the load runner's or k6's: the same codes): 0 (ended at its bound, thresholds held) or 103
+# the verdict of a load run: 0 (ended at its bound, thresholds held) or 103
 # after a stop it was asked for, with its summary's thresholds held; prints nothing when it passed, else why not
 run_verdict() {  # RC STOPPED SUMMARY.json
   local failed

@@ -3,7 +3,7 @@
 
 A run says something about the system only if the generator kept its schedule. A run's summary states neither the
 generator's own CPU nor its lateness beyond dropped iterations, so this watches the generator's process (the load
-runner's JVM, or k6) from outside and reads the drops with it:
+runner's JVM) from outside and reads the drops with it:
 
   generator.py sample PID OUT            CPU ticks and run-queue wait of PID (threads included) once a second into
                                          OUT, until PID exits
@@ -46,7 +46,7 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def tree(pid):
-    """pid and every process below it (a CPU-limited run starts k6 through a shell that execs it)."""
+    """pid and every process below it (a CPU-limited run starts the runner through a shell that execs it)."""
     parent = {}
     for d in os.listdir("/proc"):
         if d.isdigit():
@@ -242,7 +242,7 @@ def main():
     if a.fortio:
         return fortio_verdict(a)
     if a.exit is None:
-        p.error("verdict needs --exit (a load runner's or k6 run) or --fortio (a fortio run)")
+        p.error("verdict needs --exit (a load runner's run) or --fortio (a fortio run)")
     return verdict(a)
 
 

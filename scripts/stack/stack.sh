@@ -187,7 +187,7 @@ aot_train() { # name launch-jar cache
 # The trainer: every app whose launch jar (.run/jars) has no cache for its build gets one, one after the other, in a
 # session of its own at the idle class (CPU and disk), stopped by `down` or `aot-train stop`; one at a time, what a
 # start misses while one runs a later start trains. `up` and `start` start it once the apps are ready, unless
-# AOT_TRAIN=later (make test: it starts it itself, when no k6 phase is left to share the machine with it).
+# AOT_TRAIN=later (make test: it starts it itself, when no load phase is left to share the machine with it).
 aot_missing() {  # name:launch-jar:cache of each app whose build has no cache yet
   local app n m p launch cache
   [ "${AOT:-1}" != 0 ] || return 0
@@ -284,9 +284,9 @@ prepare_app() { # name module: false when it already runs its current build; els
 
 # Prometheus (Debian's package; its own service stays off): scrapes every app's management port with the labels the
 # chart's ServiceMonitors give in the cluster (job = the Service's name, perflab_service = the service's key), and
-# receives the k6 runs' metrics by remote write, so dashboards, alert rules and load reports read the same series
+# receives the load runs' metrics by remote write, so dashboards, alert rules and load reports read the same series
 # locally as in-cluster. The config is written at every start: a service added to APPS is scraped.
-# k6 remote-writes every trend as a native histogram (scripts/load/load.sh): the receiver and the feature are on
+# the load runner remote-writes request durations as native histograms (scripts/load/load.sh): the receiver and the feature are on
 PROMETHEUS_FLAGS=(--storage.tsdb.retention.time=3d --web.listen-address="127.0.0.1:$PERFLAB_PROMETHEUS_PORT"
   --web.enable-remote-write-receiver --enable-feature=native-histograms)
 start_prometheus() {

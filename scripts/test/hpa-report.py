@@ -1,4 +1,4 @@
-"""The HPA step's table (scripts/test/test-node.sh hpa_scales): per 10 s window, requests/s and p95 of both k6 loads (the
+"""The HPA step's table (scripts/test/test-node.sh hpa_scales): per 10 s window, requests/s and p95 of both loads (the
 surge's runner in the cluster and the steady reads from the host, from Prometheus: their remote-written counters and
 native histograms summed over both runs), the slow downloads under way, and per autoscaled service its HPA's replicas
 (current/desired), CPU and live/all pods (the HPA's status as the API server serves it, sampled by the step).
@@ -35,9 +35,9 @@ def main(t0, work, prometheus, run, services):
     with open(f"{work}/hpa.tsv") as f:  # epoch, service, "current desired cpu%", "all live"
         samples = [line.rstrip("\n").split("\t") for line in f if line.strip()]
     end = t0 + 10 * math.ceil((max(int(t) for t, *_ in samples) - t0) / 10)
-    rates = per_window(prometheus, t0, end, f"sum(increase(k6_http_reqs_total{{{runs}}}[10s])) / 10")
+    rates = per_window(prometheus, t0, end, f"sum(increase(perflab_load_http_reqs_total{{{runs}}}[10s])) / 10")
     p95s = per_window(prometheus, t0, end,
-                      f"histogram_quantile(0.95, sum(increase(k6_http_req_duration_seconds{{{runs}}}[10s]))) * 1000")
+                      f"histogram_quantile(0.95, sum(increase(perflab_load_http_req_duration_seconds{{{runs}}}[10s]))) * 1000")
     status, peak = {}, {s: 0 for s in services}
     for t, service, hpa, pods in samples:
         every, live = map(int, pods.split())

@@ -46,9 +46,9 @@ GW="" TOKEN="" BASE=""
 host_apps_stopped() {
   local a
   for a in gateway "${PERFLAB_SERVICES[@]}"; do scripts/stack/stack.sh stop "$a" >/dev/null 2>&1 || return 1; done
-  # what a run on its own needs too (each idempotent): the stores, the dev JWT keys, k6
+  # what a run on its own needs too (each idempotent): the stores, the dev JWT keys, the tools, the load runner's jar
   scripts/stack/stack.sh stores >/dev/null 2>&1 && scripts/stack/stack.sh prometheus >/dev/null 2>&1 && scripts/lib/jwt.sh keys >/dev/null \
-    && scripts/stack/install.sh >/dev/null
+    && scripts/stack/install.sh >/dev/null && load_runner_built >/dev/null
 }
 
 cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
@@ -139,8 +139,10 @@ image_config_verdict() {  # NAME REVISION, an image's config on stdin: one line,
         (select($l["org.opencontainers.image.revision"] != $rev) | "revision label \($l["org.opencontainers.image.revision"])"),
         (select($l["org.opencontainers.image.title"] != $name) | "title label \($l["org.opencontainers.image.title"])"),
         ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS" | select($env[.] != null) | "\(.) baked in"),
-        (select($env.JDK_JAVA_OPTIONS != "-XX:AOTCache=/app/aot/app.aot")
-          | "JDK_JAVA_OPTIONS \($env.JDK_JAVA_OPTIONS): only the AOT cache is named there"),
+        # the Spring apps carry their AOT cache; the load runner none (scripts/k8s/images.sh)
+        (($name != "load-tests") as $aot | select(($env.JDK_JAVA_OPTIONS != "-XX:AOTCache=/app/aot/app.aot") == $aot
+          and ($aot or $env.JDK_JAVA_OPTIONS != null))
+          | "JDK_JAVA_OPTIONS \($env.JDK_JAVA_OPTIONS): only the AOT cache is named there, in the Spring apps alone"),
         ([$c.Entrypoint[]? | select(startswith("-X"))] | select(length > 0) | "JVM flags in the entrypoint: \(join(" "))")
       ] as $bad
     | "  \($name)\t user \($c.User), revision \($rev[:12]), ports \($c.ExposedPorts // {} | keys)"
@@ -383,8 +385,8 @@ helm_test() {
   return $rc
 }
 
-pod_deleted_under_load() {  # the load goes to the gateway's Service address, as a caller in the cluster (a k6
-  # TestRun runner) would: kube-proxy's rules serve it from the node too, and kubectl port-forward (one tunnel
+pod_deleted_under_load() {  # the load goes to the gateway's Service address, as a caller in the cluster (a runner
+  # of the loadtest chart) would: kube-proxy's rules serve it from the node too, and kubectl port-forward (one tunnel
   # through the API server and the kubelet) is not part of what is proven here
   local victim rc gw
   gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
@@ -396,16 +398,15 @@ pod_deleted_under_load() {  # the load goes to the gateway's Service address, as
   # judged on what it claims, no failed request and every request made; its latency is printed, not judged: the
   # replacement pod's JVM starts on the same two vCPUs as the pod left serving (a clean-clone run: p99 over the
   # reads profile's 1 s, max 2.2 s, while 0 of 994 requests failed; the next run here: max 309 ms)
-  "$K6_BIN" run --no-usage-report --quiet -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN" -e CODE="$(cat "$WORK/code")" \
-    -e RATE=40 -e DURATION=25s -e SUMMARY_DIR="$WORK" -e SUMMARY_NAME=deleted k6-tests/shortener/reads.js >"$WORK/k6.out" 2>&1 &
-  local k6=$!
+  load_runner run shortener-reads LATENCY=printed BASE_URL="$gw" TOKEN="$TOKEN" CODE="$(cat "$WORK/code")" \
+    RATE=40 DURATION=25s SUMMARY_DIR="$WORK" SUMMARY_NAME=deleted >"$WORK/deleted.out" 2>&1 &
+  local runner=$!
   sleep 5   # the reads under way on both pods; one is then deleted and drains while the other serves
   k -n "$NS" delete pod "$victim" --wait=false >/dev/null || return 1
   echo "  deleted $victim under 40 reads/s at $gw"
-  wait $k6; rc=$?
-  grep -E 'http_req_failed|checks' "$WORK/k6.out" | sed 's/^/ /'
+  wait $runner; rc=$?
+  grep -E '^  (http_req_failed|checks) ' "$WORK/deleted.out" | sed 's/^/ /'
   reads_whole deleted 40 25 || rc=1
-  grep -m 5 'level=warning' "$WORK/k6.out" | sed 's/^/   failed: /' || true
   if [ "$rc" -ne 0 ]; then  # what the gateway saw: its warnings and errors, and the answers that were not 200
     k -n "$NS" logs deploy/"$RELEASE"-gateway --since=2m \
       | grep -E '"level":"(WARN|ERROR)"|"message":"GET /v1/short-links/[^ ]* [^2]' | cut -c1-600 | tail -8 | sed 's/^/   gateway: /'
@@ -480,26 +481,24 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   local big
   big="$(hpa_big_mail "$gw")" || return 1
   # The surge: a stress run in the cluster, one runner of the loadtest chart on the load node (VUs for its rate at a
-  # saturated pod's ~1 s), as alice (the link's owner); the steady reads: k6 on this host through the same Service, a
-  # caller outside the cluster, ended from its REST API (k6_stop). Both remote-write into the host's Prometheus, which
-  # the report reads them from.
+  # saturated pod's ~1 s), as alice (the link's owner); the steady reads: the load runner on this host through the
+  # same Service, a caller outside the cluster, ended from its control endpoint. Both remote-write into the host's
+  # Prometheus, which the report reads them from.
   local id="hpa-$(date +%H%M%S)" surge_job
   k -n "$NS" create secret generic perflab-hpa-token --from-literal=TOKEN="$TOKEN" --dry-run=client -o yaml \
     | k apply -f - >/dev/null || return 1
   t0=$(date +%s)
-  K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_PUSH_INTERVAL=2s \
-    K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true "$K6_BIN" run --no-usage-report --quiet --address 127.0.0.1:0 \
-    --out experimental-prometheus-rw --tag testid="$id-steady" -e LATENCY=printed -e BASE_URL="$gw" -e TOKEN="$TOKEN" \
-    -e CODE="$code" -e SUMMARY_DIR="$WORK" -e MAX_VUS=100 -e RATE=8 -e DURATION=300s -e SUMMARY_NAME=hpa-steady \
-    k6-tests/shortener/reads.js >"$WORK/hpa-steady.out" 2>&1 &
-  local steady=$! api
-  api=$(listen_address "$steady") || { echo "   k6's REST API is not listening"; kill "$steady"; return 1; }
+  runner_paused run shortener-reads PROMETHEUS_RW_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
+    TESTID="$id-steady" LATENCY=printed BASE_URL="$gw" TOKEN="$TOKEN" CODE="$code" SUMMARY_DIR="$WORK" MAX_VUS=100 \
+    RATE=8 DURATION=300s SUMMARY_NAME=hpa-steady >"$WORK/hpa-steady.out" 2>&1 && runner_start \
+    || { echo "   the steady reads' runner never started"; tail -5 "$WORK/hpa-steady.out"; return 1; }
+  local steady=$RUNNER_PID api=$RUNNER_CONTROL
   load_install perflab-surge "$id-surge" --set token.existingSecret=perflab-hpa-token \
-    --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1,results.prometheus.pushInterval=2s \
-    --set tests.shortener-smoke.enabled=false,tests.surge.enabled=true,tests.surge.script=shortener/reads.js \
+    --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
+    --set tests.shortener-smoke.enabled=false,tests.surge.enabled=true,tests.surge.scenario=shortener-reads \
     --set tests.surge.env.RATE=40,tests.surge.env.DURATION=240s,tests.surge.env.MAX_VUS=100,tests.surge.env.LATENCY=printed \
-    --set tests.surge.env.CODE="$code" "${LOAD_POOL[@]}" || { k6_stop "$api" "$steady"; return 1; }
-  surge_job="$(runner_job "$id-surge")" || { k6_stop "$api" "$steady"; return 1; }
+    --set tests.surge.env.CODE="$code" "${LOAD_POOL[@]}" || { load_runner stop "$api" >/dev/null; wait "$steady"; return 1; }
+  surge_job="$(runner_job "$id-surge")" || { load_runner stop "$api" >/dev/null; wait "$steady"; return 1; }
   # a process that lives as long as the surge's runner: what the loop and the slow readers watch
   ( job_done "$surge_job" 360 >/dev/null ) &
   local surge=$! rc=0 stop_at="" surge_stop_at="" pods hpa desired runner
@@ -523,28 +522,28 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
         scaled_in[$s]=$(( $(date +%s) - t0 )); echo "${scaled_in[$s]}" >"$WORK/hpa.$s.scaled-in"
       fi
     done
-    # the surge goes on 6 s after both services are back to 2 of 2, then is stopped from its runner's REST API
+    # the surge goes on 6 s after both services are back to 2 of 2, then is stopped from its runner's control endpoint
     if [ -z "$surge_stop_at" ] && [ -n "${scaled_in[gateway]:-}" ] && [ -n "${scaled_in[shortener]:-}" ]; then
       surge_stop_at=$(( $(date +%s) + 6 ))
     fi
     if [ -n "$surge_stop_at" ] && [ "$(date +%s)" -ge "$surge_stop_at" ] && kill -0 "$surge" 2>/dev/null; then
       runner="$(k -n "$NS" get pods -l job-name="$surge_job" -o jsonpath='{.items[0].status.podIP}')"
-      [ -z "$runner" ] || k6_stop "$runner:6565"
+      [ -z "$runner" ] || stop_runner "$runner:6565"
     fi
     # the steady reads go on 6 s after the surge
     if [ -z "$stop_at" ] && ! kill -0 "$surge" 2>/dev/null; then stop_at=$(( $(date +%s) + 6 )); fi
-    [ -z "$stop_at" ] || [ "$(date +%s)" -lt "$stop_at" ] || k6_stop "$api"
+    [ -z "$stop_at" ] || [ "$(date +%s)" -lt "$stop_at" ] || stop_runner "$api"
     sleep 3
   done
   wait "$surge" || { echo "   the surge's runner did not end in 360 s"; rc=1; }
   [ -n "$surge_stop_at" ] || { echo "   the surge ran to its bound of 240 s: the services were not back to 2 of 2 in it"; rc=1; }
-  # k6's own end-of-test figures of the runner, from its log (k6-tests/lib/summary.js's report), as the steady's file
+  # the runner's own end-of-test figures, from its log (its text summary), in its summary file's shape
   k -n "$NS" logs "job/$surge_job" --tail=-1 >"$WORK/hpa-surge.log" 2>&1
-  k6_report_json <"$WORK/hpa-surge.log" >"$WORK/hpa-surge-summary.json" || { tail -20 "$WORK/hpa-surge.log"; rc=1; }
+  report_json <"$WORK/hpa-surge.log" >"$WORK/hpa-surge-summary.json" || { tail -20 "$WORK/hpa-surge.log"; rc=1; }
   h uninstall perflab-surge -n "$NS" --wait --timeout 1m >/dev/null
   local steady_rc=0 verdict r; wait "$steady" || steady_rc=$?
   for r in "${HPA_READERS[@]}"; do wait "$r"; done   # each download under way when the surge ended, read to its end
-  # 103: stopped from its REST API, as asked; its summary's thresholds are then its verdict
+  # 103: stopped from its control endpoint, as asked; its summary's thresholds are then its verdict
   verdict=$(run_verdict "$steady_rc" "$stop_at" "$WORK/hpa-steady-summary.json")
   [ -z "$verdict" ] || { echo "   the steady reads: $verdict"; rc=1; }
   for s in "${HPA_SERVICES[@]}"; do
@@ -557,7 +556,6 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   "$K8S_TOOLS_PYTHON" scripts/test/hpa-report.py "$t0" "$WORK" "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" \
     "${HPA_SERVICES[@]}" || rc=1
   [ "$rc" -eq 0 ] || {
-    grep -m 5 'level=warning' "$WORK"/hpa-steady.out "$WORK"/hpa-surge.log | sed 's/^/   failed: /'
     for s in "${HPA_SERVICES[@]}"; do k -n "$NS" describe hpa "$RELEASE-$s" | tail -8; done
   }
   return $rc
@@ -624,7 +622,7 @@ hpa_slow_whole() {  # BYTES: every slow download read whole (200, every byte, cu
 
 reads_whole() {  # NAME RATE SECONDS: a reads.js run under a disruption, from $WORK/NAME-summary.json: no failed request,
   # no failed check, and at least 95% of the RATE x SECONDS offered requests made (a stall is not "no errors"); its
-  # latency printed, not judged. SECONDS `run`: the run's own length (one ended early by k6_stop); `scheduled`: what
+  # latency printed, not judged. SECONDS `run`: the run's own length (one stopped early); `scheduled`: what
   # its arrival-rate executor started or dropped (a runner's summary read from its log, which has no run length)
   local out
   out="$(jq -r --arg name "$1" --argjson rate "$2" --arg secs "$3" '
@@ -686,25 +684,25 @@ aot_cache_used() {  # the shortener rolls out with -XX:AOTMode=on (the JVM refus
   done
 }
 
-K6_IMAGE=""
-k6_image() {  # k6 as the runner image: the base image (glibc, /bin/sh) and one layer with this machine's k6 binary
-  local d="$WORK/k6-image" tag; tag="$PERFLAB_REGISTRY/perflab/k6:$K6_VERSION"
-  mkdir -p "$d/root/usr/local/bin" && cp "$K6_BIN" "$d/root/usr/local/bin/k6" || return 1
-  (cd "$d/root" && tar --numeric-owner --owner=0 --group=0 --mtime=@0 -cf "$d/k6.tar" usr) || return 1
-  "$CRANE" append --insecure -b "$BASE" -f "$d/k6.tar" -t "$tag" >/dev/null 2>"$d/push.log" || { cat "$d/push.log"; return 1; }
-  K6_IMAGE=$tag
-  echo "  $K6_IMAGE"
+LOAD_IMAGE=""
+runner_image() {  # the load runner's image (load-tests, built by Jib with the services'): pushed with them, its
+  # entrypoint the runner's main class
+  LOAD_IMAGE="$(awk '$1 == "load-tests" { print $2 }' "$WORK/images.txt")"
+  [ -n "$LOAD_IMAGE" ] || { echo "  no load-tests image among $(cut -d' ' -f1 "$WORK/images.txt" | xargs)"; return 1; }
+  "$CRANE" config --insecure "$LOAD_IMAGE" | jq -e '.config.Entrypoint[-1] == "dev.perflab.load.LoadRunner"' >/dev/null \
+    || { echo "  $LOAD_IMAGE does not start the load runner"; return 1; }
+  echo "  $LOAD_IMAGE"
 }
 
-# load_install RELEASE RUN_ID [helm args...]: the loadtest chart's shortener smoke as plain Jobs (no operator here)
-# against the system's release, k6 as the runner image, the run remote-written into the host's Prometheus and
-# judged from there; what differs per run (resources, rate, placement) is the caller's
+# load_install RELEASE RUN_ID [helm args...]: the loadtest chart's shortener smoke against the system's release, the
+# runner image built here, the run remote-written into the host's Prometheus and judged from there; what differs per
+# run (resources, rate, placement) is the caller's
 load_values() {  # LOAD_VALUES: the loadtest chart's values every run here shares: its token, the runner image made
   # here, results remote-written to (and the verdict read from) the host's Prometheus
-  k -n "$NS" create secret generic perflab-k6-token --from-literal=TOKEN="$(scripts/lib/jwt.sh token k6 1 3600)" \
+  k -n "$NS" create secret generic perflab-load-token --from-literal=TOKEN="$(scripts/lib/jwt.sh token load 1 3600)" \
     --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
-  LOAD_VALUES=(--set token.existingSecret=perflab-k6-token
-    --set runner.image.repository="${K6_IMAGE%:*}",runner.image.tag="${K6_IMAGE##*:}" --set runner.resources.requests.memory=128Mi
+  LOAD_VALUES=(--set token.existingSecret=perflab-load-token
+    --set runner.image.repository="${LOAD_IMAGE%:*}",runner.image.tag="${LOAD_IMAGE##*:}" --set runner.resources.requests.memory=256Mi
     --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
     --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT"
     --set results.verdict.maxP95Seconds=2,results.verdict.cpuWindow=10s)
@@ -723,7 +721,7 @@ runner_job() {  # RUN_ID: the name of the loadtest chart's runner Job of that ru
   [ -n "$job" ] || { echo "  no runner Job of run $1" >&2; return 1; }
   echo "$job"
 }
-k6_report_json() {  # a k6 run's log on stdin -> its end-of-test report (k6-tests/lib/summary.js's textReport lines,
+report_json() {  # a runner's log on stdin -> its end-of-test report (its text summary's lines,
   # "  <metric> <stat>=<value> ...") as the summary file's shape: {"metrics": {<metric>: {"values": {<stat>: n}}}}
   jq -Rn '{metrics: ([inputs | select(test("^  [a-z_]+(\\{[^}]*\\})? +[a-z0-9()]+="))
     | capture("^  (?<name>\\S+) +(?<stats>.*?)( ✓| ✗ THRESHOLD FAILED)?$")
@@ -733,7 +731,7 @@ k6_report_json() {  # a k6 run's log on stdin -> its end-of-test report (k6-test
 load_install() {
   local release=$1 id=$2; shift 2
   load_values || return 1
-  h install "$release" charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$id" --set target.release="$RELEASE" \
+  h install "$release" charts/perflab-loadtest -n "$NS" --set runId="$id" --set target.release="$RELEASE" \
     --set tests.route-smoke.enabled=false "${LOAD_VALUES[@]}" "$@" >"$WORK/$release-install.out" 2>&1 \
     || { cat "$WORK/$release-install.out" >&2; return 1; }
 }
@@ -741,7 +739,7 @@ load_install() {
 ab_in_cluster() {  # make ab in the cluster (scripts/load/ab.sh with AB_RELEASE): route's points-fetch switch, A jdbc-stream and
   # B interface-projection, each arm a helm upgrade of the release and a route-smoke run of the loadtest chart's runners
   # on the load node (the gateway's and route's body caches off in both, so the reads reach the switch's path); the
-  # report from Prometheus: both arms' k6 figures from the runners' histograms, the pods' CPU from cAdvisor
+  # report from Prometheus: both arms' figures from the runners' histograms, the pods' CPU from cAdvisor
   local out
   load_values || return 1
   out="$(KUBECONFIG="$KC" AB_RELEASE="$RELEASE" AB_NAMESPACE="$NS" \
@@ -766,12 +764,12 @@ if problems:
 PY
 }
 
-office_day_in_cluster() {  # the office day (k6-tests/office/day.js: every service's mix at once) from the loadtest
+office_day_in_cluster() {  # the office day (scenario office-day: every service's mix at once) from the loadtest
   # chart's runners on the load node, as 5 callers (alice and alice-2..5, as make test's local office day): their
   # tokens from the Secret's CALLERS key (token.callersKey), each VU one of them; the verdict across runners
   local run="day-$(date +%H%M%S)" rc=0
   load_values && day_callers || return 1
-  h install perflab-day charts/perflab-loadtest -n "$NS" --set runner.kind=Job --set runId="$run" \
+  h install perflab-day charts/perflab-loadtest -n "$NS" --set runId="$run" \
     --set target.release="$RELEASE" "${LOAD_VALUES[@]}" "${DAY_VALUES[@]}" \
     --set tests.office-day.env.RATE=1,tests.office-day.env.DURATION=30s,tests.office-day.env.WARMUP=10s \
     --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${LOAD_POOL[@]}" \
@@ -779,32 +777,32 @@ office_day_in_cluster() {  # the office day (k6-tests/office/day.js: every servi
     || { cat "$WORK/day-install.out"; return 1; }
   local state
   state="$(job_done "perflab-day-office-day-$run" 180)"
-  k -n "$NS" logs -l perflab.dev/k6=runner,perflab.dev/run="$run" --tail=-1 2>/dev/null \
+  k -n "$NS" logs -l perflab.dev/load=runner,perflab.dev/run="$run" --tail=-1 2>/dev/null \
     | grep -E '✗|^ *(http_reqs|http_req_failed|iterations|dropped_iterations) ' | sed 's/^/  runner: /'
   [[ "$state" == *Complete* ]] || { echo "  the runner's Job: ${state:-not done in 180 s}"; rc=1; }
   if [ $rc -eq 0 ]; then
     h test perflab-day -n "$NS" --logs --timeout 2m >"$WORK/day-test.out" 2>&1 || rc=1
-    grep -oE 'msg="(run |generator|verdict)[^"]*"' "$WORK/day-test.out" | sed 's/^/  /'
-    grep -q 'msg="verdict: pass"' "$WORK/day-test.out" || { tail -25 "$WORK/day-test.out"; rc=1; }
+    grep -E '^(run |generator:|verdict:)' "$WORK/day-test.out" | sed 's/^/  /'
+    grep -qx 'verdict: pass' "$WORK/day-test.out" || { tail -25 "$WORK/day-test.out"; rc=1; }
   fi
   h uninstall perflab-day -n "$NS" --wait --timeout 1m >/dev/null
   return $rc
 }
 
 day_tokens() { scripts/lib/jwt.sh callers alice 5; }
-day_callers() {  # the office day's callers as the loadtest chart takes them: the Secret perflab-k6-callers (TOKEN alice's,
+day_callers() {  # the office day's callers as the loadtest chart takes them: the Secret perflab-load-callers (TOKEN alice's,
   # whose mailbox the seed filled; CALLERS the 5 callers'), DAY_VALUES the values that run the office day alone from it
-  k -n "$NS" create secret generic perflab-k6-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" \
+  k -n "$NS" create secret generic perflab-load-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" \
     --from-literal=CALLERS="$(day_tokens)" --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
-  DAY_VALUES=(--set token.existingSecret=perflab-k6-callers,token.callersKey=CALLERS
+  DAY_VALUES=(--set token.existingSecret=perflab-load-callers,token.callersKey=CALLERS
     --set tests.shortener-smoke.enabled=false,tests.route-smoke.enabled=false,tests.office-day.enabled=true)
 }
 
 LOAD_RUN=""
 LOAD_POOL=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"load"}'
   --set-json 'placement.tolerations=[{"key":"perflab.dev/pool","operator":"Equal","value":"load","effect":"NoSchedule"}]')
-runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two paused runner pods of the shortener
-  # smoke on the load node, resumed together by the starter Job, their metrics remote-written into the host's
+runners_as_pods() {  # the loadtest chart's Jobs: two paused runner pods of the shortener smoke on the load node,
+  # started together by the starter Job (its start spread measured), their metrics remote-written into the host's
   # Prometheus; `helm test` then gives the verdict across both from there
   local t0=$SECONDS run
   LOAD_RUN="node-$(date +%Y%m%d-%H%M%S)"
@@ -818,14 +816,18 @@ runners_as_pods() {  # the loadtest chart as plain Jobs (runner.kind Job): two p
   k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o wide --no-headers | awk '{print "  " $1, $3, $7}'
   k -n "$NS" logs "job/$run-starter" 2>/dev/null | sed 's/^/  starter: /'
   local p
-  for p in $(k -n "$NS" get pods -l perflab.dev/k6=runner,perflab.dev/run="$LOAD_RUN" -o name); do
+  for p in $(k -n "$NS" get pods -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" -o name); do
     k -n "$NS" logs "$p" | grep -E '^ *(http_reqs|http_req_failed|shortener_redirect_duration)' | sed "s|^|  ${p#pod/}: |"
   done
   [ $rc -eq 0 ] || { k -n "$NS" describe job "$run" | tail -20; return 1; }
   echo "  both runners ran to completion in $((SECONDS - t0)) s"
   local elsewhere
   elsewhere="$(k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -vcx "$K8S_LOAD_NODE_NAME")"
-  [ "$elsewhere" -eq 0 ] || { echo "  $elsewhere k6 pod(s) ran off the load node"; return 1; }
+  [ "$elsewhere" -eq 0 ] || { echo "  $elsewhere load pod(s) ran off the load node"; return 1; }
+  # started together: the starter's own measure, the spread between the first and the last runner's start
+  local spread
+  spread="$(k -n "$NS" logs "job/$run-starter" 2>/dev/null | sed -n 's/^start spread: \([0-9]*\) ms.*/\1/p')"
+  [ -n "$spread" ] && [ "$spread" -lt 1000 ] || { echo "  the runners did not start within a second of each other (${spread:-no} spread)"; return 1; }
 }
 
 runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus, across both runners, and each
@@ -844,14 +846,15 @@ runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus,
 }
 
 runners_starved() {  # the same smoke from one runner held to 50 millicores (its CFS quota): the verdict reads the
-  # runner's CPU at its limit and gives no verdict about the system, the test pod exits 75, whatever k6's thresholds said
+  # runner's CPU at its limit and gives no verdict about the system, the test pod exits 75, whatever the runner's
+  # thresholds said (a JVM at 100 millicores takes its minute to start: the starter waits for it, paused)
   local run="starved-$(date +%H%M%S)" rc=0 pod code
-  load_install perflab-starved "$run" --set runner.resources.requests.cpu=20m,runner.resources.limits.cpu=50m \
+  load_install perflab-starved "$run" --set runner.resources.requests.cpu=20m,runner.resources.limits.cpu=100m \
     --set tests.shortener-smoke.env.RATE=40,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
     "${LOAD_POOL[@]}" || return 1
   # done either way: a starved runner may fail its own thresholds (exit 99), which is not what is judged here
   local job="perflab-starved-shortener-smoke-$run"
-  job_done "$job" 150 >/dev/null || { echo "  $job not done in 150 s"; k -n "$NS" describe job "$job" | tail -15; rc=1; }
+  job_done "$job" 300 >/dev/null || { echo "  $job not done in 300 s"; k -n "$NS" describe job "$job" | tail -15; rc=1; }
   if [ $rc -eq 0 ]; then
     h test perflab-starved -n "$NS" --logs --timeout 2m >"$WORK/starved-test.out" 2>&1
     pod="perflab-starved-shortener-smoke-$run-verdict"
@@ -972,8 +975,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f\n", a / b }'; }
 
 # One short run of the same arrival-rate load with its runners on the load node and on the system node (co-located,
 # as every figure taken on one machine): the system's throughput and p95 (runners' histograms merged), each runner's
-# CPU (its k6 process, watched from the host) and dropped iterations, and the ratio. A measurement, not a smoke: k6's
-# thresholds are off (a slow arm is a figure, not a failure).
+# CPU (its JVM, watched from the host) and dropped iterations, and the ratio. A measurement, not a smoke: the runner's
+# thresholds are off (THRESHOLDS=off: a slow arm is a figure, not a failure).
 load_pair() {
   local placement out="$WORK/pair.tsv"
   : >"$out"
@@ -1002,7 +1005,7 @@ PY
 }
 
 # make placement (NODE_TEST=placement): the comparison in full, longer and at a higher rate than make test's pair, with
-# the nodes apart: the same arrival-rate load with its runner on the load node, on the system node, and k6 on this host
+# the nodes apart: the same arrival-rate load with its runner on the load node, on the system node, and on this host
 # on the system's CPU, for each of PLACEMENT_LOADS (TEST:RATE; by default seed 004's create-and-follow mix, the
 # shortener smoke, at 120 iterations/s, and the office day at 4 times its mix), PAIR_SECONDS (45) each; thresholds off
 # (each arm is a figure)
@@ -1037,7 +1040,7 @@ placement_warm() {  # TEST RATE: passes of that load from this host, not measure
       echo "  not warm after $((n - 1)) passes: the table below still measures the system's warm-up"; break; }
     row="$(pair_run host "$1" "$2" 30)" || return 1
     cpu="$(cut -f7 <<<"$row")" dropped="$(cut -f9 <<<"$row")"
-    echo "  warm-up pass $n ($1 at RATE=$2 from k6 on this host, 30 s, not measured): the system pods' CPU $cpu, $dropped dropped"
+    echo "  warm-up pass $n ($1 at RATE=$2 from the runner on this host, 30 s, not measured): the system pods' CPU $cpu, $dropped dropped"
     if [ -n "$prev" ] && [ "$dropped" = 0 ] && awk -v a="$prev" -v b="$cpu" 'BEGIN { d = (a - b) / a; exit !(d < 0.1 && d > -0.1) }'; then
       steady=$((steady + 1))
     else
@@ -1047,7 +1050,7 @@ placement_warm() {  # TEST RATE: passes of that load from this host, not measure
   done
 }
 pair_run() {  # PLACEMENT TEST RATE SECONDS: one run of a loadtest chart test (shortener-smoke: seed 004's mix;
-  # office-day: every service's, the callers of day_callers) at RATE for SECONDS, its row (pair_row); host: k6 on this
+  # office-day: every service's, the callers of day_callers) at RATE for SECONDS, its row (pair_row); host: the runner on this
   # host, on the system node's CPU (pinned to CPU 0 when the nodes are apart), as every figure taken on one machine;
   # load, system: one runner of the loadtest chart on that node
   local id="pair-$1-$(date +%H%M%S)"   # a run id is at most 20 characters
@@ -1058,37 +1061,44 @@ pair_run() {  # PLACEMENT TEST RATE SECONDS: one run of a loadtest chart test (s
   fi
   pair_row "$1" "$id"
 }
-pair_on_host() {  # ID TEST RATE SECONDS: k6 on this host, its CPU sampled into $WORK/ID.samples
-  local gw pid sampler script=k6-tests/shortener/smoke.js token callers=() warmup=3s
+pair_on_host() {  # ID TEST RATE SECONDS: the load runner on this host, its CPU sampled into $WORK/ID.samples
+  local gw pid sampler token callers=() warmup=3s
   gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
-  token="$(scripts/lib/jwt.sh token k6 1 3600)"
+  token="$(scripts/lib/jwt.sh token load 1 3600)"
   if [ "$2" = office-day ]; then
-    script=k6-tests/office/day.js token="$(scripts/lib/jwt.sh token alice 1 3600)" warmup=5s
-    callers=(-e CALLER_TOKENS="$(day_tokens)")
+    token="$(scripts/lib/jwt.sh token alice 1 3600)" warmup=5s
+    callers=(CALLER_TOKENS="$(day_tokens)")
   fi
-  K6_PROMETHEUS_RW_SERVER_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true \
-    taskset -c "${PAIR_HOST_CPUS:-0}" "$K6_BIN" run --no-usage-report --quiet --no-thresholds --tag testid="$1" \
-    --out experimental-prometheus-rw -e BASE_URL="$gw" -e TOKEN="$token" "${callers[@]}" -e RATE="$3" \
-    -e DURATION="${4}s" -e WARMUP="$warmup" -e SUMMARY_DIR="$WORK" -e SUMMARY_NAME="$1" "$script" \
-    >"$WORK/$1.out" 2>&1 &
+  # shellcheck disable=SC2086
+  taskset -c "${PAIR_HOST_CPUS:-0}" "$JAVA_HOME/bin/java" $PERFLAB_LOAD_JVM_OPTS -jar "$PERFLAB_LOAD_JAR" run "$2" \
+    THRESHOLDS=off TESTID="$1" PROMETHEUS_RW_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
+    BASE_URL="$gw" TOKEN="$token" "${callers[@]}" RATE="$3" DURATION="${4}s" WARMUP="$warmup" SUMMARY_DIR="$WORK" \
+    SUMMARY_NAME="$1" >"$WORK/$1.out" 2>&1 &
   pid=$!
   python3 scripts/lib/generator.py sample "$pid" "$WORK/$1.samples" &
   sampler=$!
   wait "$pid" || { tail "$WORK/$1.out" >&2; return 1; }
   wait "$sampler"
 }
-pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtest chart's TEST on that node, its k6
-  # process's CPU sampled into $WORK/ID.samples; the run's release uninstalled after it
+runner_pid() {  # TESTID: the host's pid of a runner pod's JVM of that run (its environment names the run)
+  local p
+  for p in $(pgrep -f 'dev[.]perflab[.]load[.]LoadRunner run'); do
+    tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "TESTID=$1" && { echo "$p"; return 0; }
+  done
+  return 1
+}
+pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtest chart's TEST on that node, its
+  # JVM's CPU sampled into $WORK/ID.samples; the run's release uninstalled after it
   local where=() values=() run pid="" sampler end state t=$3 warmup=3s
   [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
   [ "$t" = office-day ] && values=("${DAY_VALUES[@]}") warmup=5s
   load_install "perflab-$2" "$2" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${values[@]}" \
     --set "tests.$t.parallelism=1,tests.$t.env.RATE=$4,tests.$t.env.DURATION=${5}s,tests.$t.env.WARMUP=$warmup" \
-    --set "tests.$t.arguments=--no-thresholds" "${where[@]}" || return 1
+    --set "tests.$t.env.THRESHOLDS=off" "${where[@]}" || return 1
   run="$(runner_job "$2")" || return 1
   end=$((SECONDS + 60))
-  until pid="$(pgrep -f "testrun_name=$run" | head -n 1)" && [ -n "$pid" ]; do
-    [ $SECONDS -lt $end ] || { echo "  no k6 process of $run" >&2; return 1; }
+  until pid="$(runner_pid "$2")"; do
+    [ $SECONDS -lt $end ] || { echo "  no runner JVM of $run" >&2; return 1; }
     sleep 0.2
   done
   python3 scripts/lib/generator.py sample "$pid" "$WORK/$2.samples" &
@@ -1098,7 +1108,7 @@ pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtes
   wait "$sampler"
   h uninstall "perflab-$2" -n "$NS" --wait --timeout 1m >/dev/null
 }
-pair_row() {  # PLACEMENT ID: the run's row, from Prometheus (k6's remote write, the kubelets' cAdvisor) and its samples
+pair_row() {  # PLACEMENT ID: the run's row, from Prometheus (the runners' remote write, the kubelets' cAdvisor) and its samples
   # the system: the release's gateway and service pods, by name (cAdvisor's series carry no pod labels)
   local system_pods
   system_pods="$(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service \
@@ -1112,20 +1122,20 @@ def q(expr, t=None):
     p = {"query": expr} | ({"time": t} if t else {})
     with urllib.request.urlopen(f"{url}/api/v1/query?{urllib.parse.urlencode(p)}") as r:
         return json.load(r)["data"]["result"]
-series = q(f'k6_http_reqs_total{{testid="{run}"}}[10m]')
+series = q(f'perflab_load_http_reqs_total{{testid="{run}"}}[10m]')
 last = max(float(t) for s in series for t, _ in s["values"])
 first = min(float(t) for s in series for t, _ in s["values"])
-reqs = float(q(f'sum(k6_http_reqs_total{{testid="{run}"}})', last)[0]["value"][1])
-pct = {p: float(q(f'histogram_quantile({p}, sum(k6_http_req_duration_seconds{{testid="{run}"}}))', last)[0]["value"][1])
+reqs = float(q(f'sum(perflab_load_http_reqs_total{{testid="{run}"}})', last)[0]["value"][1])
+pct = {p: float(q(f'histogram_quantile({p}, sum(perflab_load_http_req_duration_seconds{{testid="{run}"}}))', last)[0]["value"][1])
        for p in (0.5, 0.95, 0.99)}
-dropped = q(f'sum(k6_dropped_iterations_total{{testid="{run}"}})', last)
+dropped = q(f'sum(perflab_load_dropped_iterations_total{{testid="{run}"}})', last)
 # the system's pods (gateway and services), from the kubelets' cAdvisor over the run; the host's stores are not in it
 window = "%ds" % max(10, round(last - first))
 # each pod's own cgroup (container=""), as the verdict reads a runner's: these kubelets give no per-container series
 system = q(f'sum(rate(container_cpu_usage_seconds_total{{namespace="{ns}",container="",pod=~"{system_pods}"}}[{window}]))',
            last)
 peak, mean, _ = cpu_use(samples, 1.0)
-where = {"load": "the load node (CPU 1)", "system": "the system node (CPU 0)", "host": "this host (k6 on CPU 0)"}[placement]
+where = {"load": "the load node (CPU 1)", "system": "the system node (CPU 0)", "host": "this host (runner on CPU 0)"}[placement]
 print("\t".join([where, "%.0f" % reqs, "%.0f" % (reqs / max(1.0, last - first)), "%.1f" % (pct[0.5] * 1000),
                  "%.1f" % (pct[0.95] * 1000), "%.1f" % (pct[0.99] * 1000),
                  "%.2f" % float(system[0]["value"][1]) if system else "-",
@@ -1225,7 +1235,7 @@ np_release_pods() {
 
 T0=$SECONDS
 step "tools (scripts/k8s/k8s-tools.sh)" scripts/k8s/k8s-tools.sh || exit 1
-step "host gateway and services stopped; stores, JWT keys and k6 ready" host_apps_stopped || exit 1
+step "host gateway and services stopped; stores, JWT keys and the load runner ready" host_apps_stopped || exit 1
 if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDNS, registry)" cluster_up \
   && step "a load node beside it (its own containerd, kubelet and bridge; tainted perflab.dev/pool=load)" load_node_up \
   && step "the kubelets' cAdvisor scraped by the host's Prometheus (each pod's CPU, as in a cluster)" kubelets_scraped \
@@ -1238,14 +1248,14 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     if [ "${NODE_TEST:-all}" = hpa ]; then   # the HPA proof alone (HPA_PRESTOP, HPA_READ_RETRY: without its mechanisms)
       step "short link created and redirected through the gateway's Service" short_link_and_redirect \
         && step "metrics-server: the resource metrics API serves every pod's CPU and memory (kubectl top)" metrics_api \
-        && step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
+        && step "the load runner's image (load-tests, Jib) in the local registry" runner_image \
         && step "HPA: the gateway and the shortener scale out under a surge from a runner on the load node and back in under it; no failed request, no download cut short" hpa_scales
       step "helm uninstall" uninstall
       steps_summary node $((SECONDS - T0))
       exit $?
     fi
     if [ "${NODE_TEST:-all}" = ab ]; then   # make ab in the cluster (scripts/load/ab.sh with AB_RELEASE), its runners on the load node
-      step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
+      step "the load runner's image (load-tests, Jib) in the local registry" runner_image \
         && step "A/B in the cluster: route's points-fetch by helm upgrade, each arm's runners on the load node, one report" ab_in_cluster
       step "the office day from the loadtest chart's runners on the load node, one token per caller (token.callersKey)" office_day_in_cluster
       step "helm uninstall" uninstall
@@ -1253,8 +1263,8 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
       exit $?
     fi
     if [ "${NODE_TEST:-all}" = placement ]; then
-      step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
-        && step "placement: seed 004's mix with its runner apart, co-located, and k6 on this host" placement_table
+      step "the load runner's image (load-tests, Jib) in the local registry" runner_image \
+        && step "placement: seed 004's mix with its runner apart, co-located, and on this host" placement_table
       step "helm uninstall" uninstall
       steps_summary node $((SECONDS - T0))
       exit $?
@@ -1270,10 +1280,10 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "a route's points streamed through the gateway (route pod -> MySQL)" route_points
     step "a guestbook signing's SMS reaches the host's sink once (notifier pod, after commit)" notifier_sms
     step "helm test" helm_test
-    step "k6 as a runner image (base image + this machine's k6) in the local registry" k6_image \
-      && step "k6 runners as pods: the loadtest chart's Indexed Job (2 paused runners) resumed together by its starter Job" runners_as_pods \
+    step "the load runner's image (load-tests, Jib) in the local registry" runner_image \
+      && step "runners as pods: the loadtest chart's Indexed Job (2 paused runners) started within a second by its starter Job" runners_as_pods \
       && step "helm test of the load: the verdict across both runners and their CPU, from Prometheus" runners_verdict \
-      && step "a runner held to 50 millicores: the verdict is inconclusive (exit 75), not the system's" runners_starved
+      && step "a runner held to 100 millicores: the verdict is inconclusive (exit 75), not the system's" runners_starved
     step "NetworkPolicy: a pod without the release's labels reaches the gateway's http, no other http nor any management port" np_unlabelled
     step "NetworkPolicy: the same pod labelled as the values' Prometheus reaches every management port, still no other http" np_prometheus
     step "NetworkPolicy: the gateway reaches every service; send's job endpoint answers mail, refuses route" np_release_pods

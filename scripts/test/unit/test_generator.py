@@ -19,23 +19,23 @@ def summary(dropped=0, budget=(("main", 20, 100, 300),), reqs=1100, iterations=1
 
 
 class Verdict(unittest.TestCase):
-    def verdict(self, k6_exit=0, cpu_per_s=0.1, cpus=2, **kw):
+    def verdict(self, runner_exit=0, cpu_per_s=0.1, cpus=2, **kw):
         with tempfile.TemporaryDirectory() as d:
             samples, s = Path(d, "samples"), Path(d, "summary.json")
             samples.write_text("".join(f"{t}.0 {t * cpu_per_s:.2f} 0.0\n" for t in range(21)))
             s.write_text(json.dumps(summary(**kw)))
             p = subprocess.run([sys.executable, GENERATOR, "verdict", "--samples", samples, "--summary", s,
-                                "--exit", str(k6_exit), "--cpus", str(cpus), "--where", "a test"],
+                                "--exit", str(runner_exit), "--cpus", str(cpus), "--where", "a test"],
                                capture_output=True, text=True)
             return p.returncode, p.stdout
 
     def test_a_healthy_run_is_the_runs_own_verdict(self):
         self.assertEqual(self.verdict()[0], 0)
-        self.assertEqual(self.verdict(k6_exit=99)[0], 99)
+        self.assertEqual(self.verdict(runner_exit=99)[0], 99)
 
-    def test_a_saturated_generator_is_inconclusive_whatever_k6_said(self):
-        for k6_exit in (0, 99):
-            code, out = self.verdict(k6_exit=k6_exit, cpu_per_s=1.7)
+    def test_a_saturated_generator_is_inconclusive_whatever_the_runner_said(self):
+        for runner_exit in (0, 99):
+            code, out = self.verdict(runner_exit=runner_exit, cpu_per_s=1.7)
             self.assertEqual(code, 75, out)
             self.assertIn("used 85% of its CPU", out)
 
@@ -54,8 +54,8 @@ class Verdict(unittest.TestCase):
         code, out = self.verdict(dropped=7, budget=())
         self.assertEqual(code, 75, out)
 
-    def test_an_unfinished_run_keeps_k6s_exit_status(self):
-        code, out = self.verdict(k6_exit=107)
+    def test_an_unfinished_run_keeps_the_runners_exit_status(self):
+        code, out = self.verdict(runner_exit=107)
         self.assertEqual(code, 107, out)
         self.assertIn("verdict: none", out)
 

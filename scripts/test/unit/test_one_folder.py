@@ -79,7 +79,7 @@ class ANewServiceFolder(unittest.TestCase):
                 shutil.copy2(src, dst)
         cls.add_service(cls.repo)
         # the scripts' settings from the copy alone: none inherited from a shell that sourced the real env.sh
-        cls.env = {k: v for k, v in os.environ.items() if not k.startswith(("PERFLAB_", "K6_", "GREENMAIL_"))}
+        cls.env = {k: v for k, v in os.environ.items() if not k.startswith(("PERFLAB_", "GREENMAIL_", "FORTIO_"))}
         cls.env.update(PERFLAB_RUN=str(cls.tmp / "run"), PERFLAB_CACHE=str(cls.tmp / "cache"),
                        PERFLAB_PROMETHEUS_PORT="9")  # no Prometheus: no run writes anywhere
 
@@ -97,9 +97,6 @@ class ANewServiceFolder(unittest.TestCase):
         (routes / f"{NEW}.yaml").write_text(renamed((routes / f"{TEMPLATE}.yaml").read_text()))
         boards = repo / "charts" / "perflab" / "files" / "dashboards"
         (boards / f"{NEW}.json").write_text(renamed((boards / f"{TEMPLATE}.json").read_text()))
-        shutil.copytree(repo / "k6-tests" / TEMPLATE, repo / "k6-tests" / NEW)
-        for f in (repo / "k6-tests" / NEW).iterdir():
-            f.write_text(renamed(f.read_text()))
         values = repo / "charts" / "perflab" / "values.yaml"
         text = values.read_text()
         _, end, block = values_block(text, TEMPLATE)
@@ -136,12 +133,8 @@ class ANewServiceFolder(unittest.TestCase):
         subprocess.run([jdk / "bin" / "jar", "--create", "--file", standin / "runner.jar", "--main-class", "Main",
                         "-C", standin / "classes", "."], check=True)
         cache = Path(self.env["PERFLAB_CACHE"])
-        version = sh("source scripts/lib/env.sh; echo \"$K6_VERSION $GREENMAIL_VERSION\"", self.repo, self.env).split()
-        k6 = cache / "bin" / f"k6-{version[0]}"   # install.sh's tools, present: nothing is built
-        k6.parent.mkdir(parents=True, exist_ok=True)
-        k6.write_text("#!/bin/sh\n")
-        k6.chmod(0o755)
-        jar = cache / "jars" / f"greenmail-standalone-{version[1]}.jar"
+        version = sh("source scripts/lib/env.sh; echo \"$GREENMAIL_VERSION\"", self.repo, self.env).strip()
+        jar = cache / "jars" / f"greenmail-standalone-{version}.jar"   # install.sh's tools, present: nothing is built
         jar.parent.mkdir(parents=True, exist_ok=True)
         jar.touch()
         p = subprocess.run(["scripts/load/load.sh", "smoke"], cwd=self.repo, env=self.env | {"PERFLAB_LOAD_JAR": str(standin / "runner.jar")},
@@ -206,7 +199,7 @@ class ANewServiceFolder(unittest.TestCase):
 
 # Where lists of services would be typed: the scripts and the code and tests that run over every service. Named
 # exceptions, each a scenario or assertion about particular services rather than a list of all of them.
-LISTS_LIVE_IN = ("Makefile", "scripts/", ".github/workflows/", "k6-tests/", "e2e/src/", "charts/perflab/templates/",
+LISTS_LIVE_IN = ("Makefile", "scripts/", ".github/workflows/", "load-tests/src/", "e2e/src/", "charts/perflab/templates/",
                  "charts/tests/", "charts/perflab/files/dashboards/", "tools/")
 NOT_LISTS = [  # (path, a text of the line, why it is no list of every service to derive here)
     ("scripts/test/test.sh", "scripts/test/reliability.sh mariadb", "the reliability cases make test picks, a subset by choice"),
@@ -215,8 +208,10 @@ NOT_LISTS = [  # (path, a text of the line, why it is no list of every service t
     ("charts/tests/unit.py", 'want["mail"] >= by_alert["outbox"]', "an assertion about particular services' alert sets"),
     # the database Job's test: every MySQL service off is using("mysql") off; left to the Job's own change, under way
     ("charts/tests/unit.py", '"services.mail.enabled=false", "services.send.enabled=false"', "to derive: using('mysql')"),
-    ("k6-tests/office/day.js", "failures(mail, notifier, route, shortener)", "the office day: particular services' requests"),
-    ("k6-tests/reliability/crash.js", "const probe = {", "each service's crash requests, written out per service"),
+    ("load-tests/src/main/java/dev/perflab/load/office/OfficeDay.java", ".failures(mail, notifier, route, shortener)",
+     "the office day: particular services' requests"),
+    ("load-tests/src/main/java/dev/perflab/load/reliability/ReliabilityCrash.java", "PROBES = Map.of(",
+     "each service's crash requests, written out per service"),
 ]
 COMMENT = re.compile(r"\s*(#|//|/?\*)")
 
@@ -238,7 +233,7 @@ class NoHandWrittenList(unittest.TestCase):
         word = re.compile(rf"(?<![A-Za-z0-9-])({'|'.join(map(re.escape, services))})(?![A-Za-z0-9-])")
         files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard", *LISTS_LIVE_IN],
                                cwd=ROOT, capture_output=True, text=True, check=True).stdout.split("\0")
-        services_own = tuple(f"k6-tests/{s}/" for s in services)
+        services_own = tuple(f"load-tests/src/main/java/dev/perflab/load/{s}/" for s in services)
         found, excused = [], set()
         for f in filter(None, files):
             if f == "scripts/test/unit/test_one_folder.py" or f.startswith(services_own) or not (ROOT / f).is_file():
