@@ -37,7 +37,7 @@ images: ## OCI images (Jib, no Docker): tarballs in .run/images, or pushed multi
 load: ## load through the gateway: every smoke, or SCENARIO=<name> (make -s load SCENARIO=list: the names) PROFILE=smoke|average|stress|spike|soak RATE= CALLERS=
 	@CALLERS=$(CALLERS) scripts/load/load.sh $(or $(SCENARIO),smoke) $(if $(PROFILE),PROFILE=$(PROFILE)) $(if $(RATE),RATE=$(RATE))
 
-ab: ## one lab switch A/B with an HTML report: AB_DIRECT=1 make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=k6-tests/route/readers.js ARGS='-e ROUTE=1' (AB_DIRECT: the service itself, not the gateway; AB_RELEASE=<release>: in a cluster, SCRIPT a loadtest test)
+ab: ## one lab switch A/B with an HTML report: AB_DIRECT=1 make ab SERVICE=route SWITCH=points-fetch A=jdbc-stream B=interface-projection SCRIPT=route-readers ARGS='ROUTE=1 MODE=sustained' (SCRIPT: a load runner scenario; AB_DIRECT: the service itself, not the gateway; AB_RELEASE=<release>: in a cluster, SCRIPT a loadtest test, ARGS its helm values)
 	@scripts/load/ab.sh "$(SERVICE)" "$(SWITCH)" "$(A)" "$(B)" "$(SCRIPT)" $(ARGS)
 
 compare: ## two runs' summaries side by side: make compare A=.run/results/<run> B=.run/results/<run>
@@ -52,16 +52,16 @@ token: ## print a dev bearer token: make token WHO=alice OFFICE=1
 bench-ids: ## JMH: Snowflake ids/s at 1 and 16 threads vs the 4,096/ms limit
 	@scripts/bench/bench-ids.sh
 
-bench-gateway: ## redirects/s and p50/p99: gateway vs shortener direct vs nginx `return 302`, one run
+bench-gateway: ## redirects/s and p50/p99: gateway vs shortener direct vs nginx `return 302`, one run (wrk closed loop, fortio open model)
 	@scripts/bench/bench-gateway.sh
 
-bench-warm-start: ## a fresh gateway's first minute with no AOT cache, classes only, classes + method profiles (SECS=60 RATE=60 it/s)
+bench-warm-start: ## a fresh gateway's first minute with no AOT cache, classes only, classes + method profiles (SECS=60 RATE=60 it/s of the load runner's shortener-smoke)
 	@scripts/bench/bench-gateway.sh warm-start $(or $(SECS),60) $(or $(RATE),60)
 
 bench-send: ## seed 000's send: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, delivered mails counted
 	@scripts/bench/bench-send.sh
 
-bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cache) vs interface-projection vs nginx, one run
+bench-route: ## seed 002: 1,000 readers of a 20k-point route; jdbc-stream (+cache) vs interface-projection vs nginx, one run (waves: load runner, sustained: wrk)
 	@scripts/bench/bench-route.sh
 
 bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs after-commit-async, burst, SMS down, kill -9, every SMS counted
@@ -70,7 +70,7 @@ bench-notifier: ## seeds 001/003 through the gateway: in-transaction-sync vs aft
 capacity: ## CPU per request and memory per pod of each service's seed mix, one run: docs/capacity.md's pods, cores and nodes for the seeds' targets
 	@scripts/bench/bench-capacity.sh
 
-placement: ## the real test nodes, then seed 004's mix and the office day three ways: runner on the load node, on the system node, k6 on the host (PLACEMENT_LOADS="shortener-smoke:120 office-day:4", PAIR_SECONDS=45)
+placement: ## the real test nodes, then seed 004's mix and the office day three ways: runner on the load node, on the system node, on the host (PLACEMENT_LOADS="shortener-smoke:120 office-day:4", PAIR_SECONDS=45)
 	NODE_TEST=placement scripts/test/test-node.sh
 
 ab-node: ## the real test nodes, then make ab in the cluster (route's points-fetch by helm upgrade per arm, runners on the load node, one report) and the office day from runners with a token per caller

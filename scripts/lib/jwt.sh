@@ -3,7 +3,7 @@
 #   jwt.sh keys                      create the dev key pairs once ($PERFLAB_JWT_DIR; identity: $PERFLAB_IDENTITY_DIR)
 #   jwt.sh token USER OFFICE [TTL]   print a signed bearer token (TTL seconds, default 3600)
 #   jwt.sh callers USER N            N callers' tokens on one line, space-separated: USER, USER-2 ... USER-N of office 1
-#                                    (an hour each; k6-tests/lib/config.js's CALLER_TOKENS)
+#                                    (an hour each; the load runner's CALLER_TOKENS)
 #   jwt.sh identity ISSUER SUBJECT OFFICE AUDIENCE [TTL]
 #                                    print an X-Perflab-Identity token as ISSUER signs it (perflab-gateway with
 #                                    gateway.key, perflab-mail with mail.key; OFFICE "" for none; TTL default 60),

@@ -13,7 +13,7 @@ import sys
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 JUNIT = re.compile(r"^\[(?:INFO|ERROR|WARNING)\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$")
-# a metric line of a load run's summary (the runner's or k6's) whose thresholds were judged: "... ✓" or "... ✗ THRESHOLD FAILED"
+# a metric line of a load run's summary whose thresholds were judged: "... ✓" or "... ✗ THRESHOLD FAILED"
 THRESHOLD = re.compile(r"^\s+\S.*\s(✓|✗)( THRESHOLD FAILED)?$")
 STEP = re.compile(r"^\s{2}(ok|FAIL)\s{2,}\S")
 RELIABILITY_CASE = re.compile(r"^\[perflab\] \S+: \d+ requests, .*0 bad answers")

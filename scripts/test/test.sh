@@ -90,7 +90,7 @@ infra_chart_checks() {
 }
 export -f infra_chart_checks
 
-phase "tools (packages, k6, GreenMail; the Go-built ones start in the background)" 15
+phase "tools (packages, GreenMail, the load runner; the Go-built ones start in the background)" 15
 scripts/stack/install.sh
 scripts/k8s/k8s-tools.sh packages && scripts/k8s/infra-tools.sh packages
 if tools_ready; then
@@ -110,7 +110,7 @@ log "unit and service tests (real MariaDB, Redis and MongoDB-wire on loopback)"
 log "licences: every dependency the build ships under a licence perflab may ship, none on the list not to use"
 ./mvnw -B -ntp -q license:aggregate-add-third-party
 python3 scripts/test/licences.py target/generated-sources/license/THIRD-PARTY.txt
-# The background work goes on at the idle class beside the stack and e2e phases too, and ends before the k6 phases,
+# The background work goes on at the idle class beside the stack and e2e phases too, and ends before the load phases,
 # whose figures nothing may share the machine with: warm, the infra and chart checks (the module tests end first: the
 # chart's kwok install and upgrade were then waited for, 0:48 in a run here); cold, the Go-built tools (a cold run
 # whose build went on beside them failed the office day on its write paths only: send p95 704 ms and signing 588 ms,
@@ -232,7 +232,7 @@ MD
   images_beside() {
     IMAGES_FROM="$PERFLAB_RUN/images/listing.txt"
     mkdir -p "$PERFLAB_RUN/images"
-    background "$PERFLAB_RUN/logs/beside-k6.log" bash -c '[ "$1" = 1 ] || infra_chart_checks || exit 1
+    background "$PERFLAB_RUN/logs/beside.log" bash -c '[ "$1" = 1 ] || infra_chart_checks || exit 1
       t1=$SECONDS
       BASE_IMAGE=local PACKAGED=1 scripts/k8s/images.sh >"$0" 2>"$0.log" || { tail -n 40 "$0.log"; exit 1; }
       echo "the real node'"'"'s images built in $((SECONDS - t1)) s in the background"' "$IMAGES_FROM" "$CHECKS_BESIDE"
@@ -245,12 +245,17 @@ MD
   seeded=$(mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N \
     -e "SELECT MIN(id) FROM route WHERE created_by = 'seed' AND office = '1'")
   ab=$(AB_ENV=PERFLAB_ROUTE_BODYCACHE_MAXSIZE=0 AB_DIRECT=1 scripts/load/ab.sh route points-fetch jdbc-stream interface-projection \
-    k6-tests/route/readers.js -e ROUTE="$seeded" -e MODE=sustained -e VUS=10 -e DURATION=10s | tail -n 1)
+    route-readers ROUTE="$seeded" MODE=sustained VUS=10 DURATION=10s | tail -n 1)
   scripts/test/check-ab-report.py "$ab"
-  log "every query of the k6 dashboard (the cluster's runners until they move to the load runner) answered for arm A's k6 run"
-  scripts/test/check-dashboard-queries.py --prometheus "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" --set testid="ab-$(basename "$ab")-A" \
-    --empty-ok "Dropped iterations/s (arrival-rate executors short of VUs): k6 sends it only when an iteration was dropped" \
-    charts/perflab-loadtest/files/dashboards/k6.json
+  # the load dashboard's queries were answered for the smokes' run above; the report's plots read the same series
+  log "the A/B check refuses a report that keeps the identity token the run sent"
+  leaky="$PERFLAB_RUN/ab-leaky"
+  rm -rf "$leaky" && cp -r "$ab" "$leaky"
+  echo "IDENTITY=$(scripts/lib/jwt.sh identity perflab-gateway alice 1 route 60)" >>"$leaky/report.md"
+  if scripts/test/check-ab-report.py "$leaky" >/dev/null 2>&1; then
+    log "the A/B check passed a report holding a token: it cannot fail"; exit 1
+  fi
+  rm -rf "$leaky"
   phase "send proof" 150
   log "seed 000 send proof: 150 senders, nested-requires-new vs outbox, kill -9 and SMTP faults, every committed mail delivered once"
   # the outbox's 150 senders for 15 s (its ~1,500 mails drain in ~20 s); the seed's design needs its 20 s (its requests

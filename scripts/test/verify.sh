@@ -30,6 +30,8 @@ licences() {
     python3 scripts/test/licences.py target/generated-sources/license/THIRD-PARTY.txt
 }
 check "licences: every dependency the build ships (license-maven-plugin, scripts/test/licences.py)" licences
+check "k6 stays gone: no build, image, operator resource or command of it (scripts/test/check-no-k6.py)" \
+  python3 scripts/test/check-no-k6.py
 check "scripts: syntax of every script (bash -n, py_compile)" scripts_syntax
 check "scripts: their own tests (python3 -m unittest, scripts/test/unit)" python3 -m unittest discover -s scripts/test/unit
 check "charts: static checks (scripts/test/test-chart.sh --no-cluster)" scripts/test/test-chart.sh --no-cluster

@@ -5,7 +5,7 @@ import java.util.TreeMap;
 
 /**
  * The summary as a short human report: one line per metric with its values, and a mark where thresholds were judged
- * (as k6-tests/lib/summary.js printed it).
+ * (k6's end-of-test report's layout, which readers of load reports know).
  */
 public final class TextReport {
 

@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A scenario's thresholds from its service's SLOs, as k6-tests/lib/thresholds.js built them: the failed and checks
+ * A scenario's thresholds from its service's SLOs, stated once per service: the failed and checks
  * limits, and each timed endpoint's percentiles on {@code http_req_duration{name:<endpoint>}} or on a trend of the
  * scenario's own that holds the durations of the requests of that name.
  */

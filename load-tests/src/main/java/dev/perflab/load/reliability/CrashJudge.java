@@ -6,7 +6,7 @@ import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 
 /**
- * How k6-tests/reliability/crash.js judged each answer while a service went away and came back, per VU and kind of
+ * How each answer is judged while a service went away and came back, per VU and kind of
  * request: phases before (until DOWN_AT), down, and after (from the first whole 2xx of a kind this VU saw refused, at
  * DOWN_AT or later; else from BACK_BY); every answer a whole success or a 503 problem+json with Retry-After within
  * BOUND_MS, except, with HOW=kill, one cut when the process died (no answer, or a 2xx body cut short, ending between

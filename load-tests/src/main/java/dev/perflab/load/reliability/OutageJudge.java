@@ -1,7 +1,7 @@
 package dev.perflab.load.reliability;
 
 /**
- * How k6-tests/reliability/outage.js judged each answer while a store was down: phases before (until OUTAGE_AT),
+ * How each answer is judged while a store was down: phases before (until OUTAGE_AT),
  * outage (OUTAGE_FOR), grace (GRACE, for reconnects) and after; every answer a success (2xx or 3xx) or a 503
  * problem+json with Retry-After within BOUND_MS; every request served before and after.
  */

@@ -33,7 +33,7 @@ import static dev.perflab.load.reliability.Requests.object;
 
 /**
  * What callers see through the gateway while a service goes away and comes back (scripts/test/reliability.sh kills it
- * with -9 or stops it with SIGTERM, then starts it again): the port of k6-tests/reliability/crash.js, its settings,
+ * with -9 or stops it with SIGTERM, then starts it again): its settings,
  * requests, judgement ({@link CrashJudge}), printed lines and thresholds. Its caller ends it through CONTROL's
  * {@code POST /v1/stop} once the service has been back a while (exit 103, the summary written); DURATION is only the
  * bound.

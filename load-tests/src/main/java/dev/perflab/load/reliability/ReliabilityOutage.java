@@ -25,8 +25,8 @@ import static dev.perflab.load.reliability.Requests.json;
 import static dev.perflab.load.reliability.Requests.object;
 
 /**
- * What callers see through the gateway while a store is down (scripts/test/reliability.sh stops and starts it): the
- * port of k6-tests/reliability/outage.js, its settings, requests, judgement ({@link OutageJudge}) and thresholds.
+ * What callers see through the gateway while a store is down (scripts/test/reliability.sh stops and starts it): its
+ * settings, requests, judgement ({@link OutageJudge}) and thresholds.
  *
  * <pre>
  *   STORE      mariadb | mongo-wire | redis (mariadb): the requests that need that store, at RATE (5/s) for

@@ -14,8 +14,8 @@ import java.util.Objects;
 import dev.perflab.load.lib.BadInput;
 
 /**
- * The verdict of one run across all its runners, read from Prometheus after the run (the port of
- * k6-tests/lib/verdict.js to the runner's own metrics). Each runner judges its thresholds on its own share of the
+ * The verdict of one run across all its runners, read from Prometheus after the run (the runners'
+ * own metrics). Each runner judges its thresholds on its own share of the
  * load; with several runners none sees the whole. Their remote-written series (labelled {@code testid}, one set per
  * {@code runner}) are cumulative from each runner's start: summed at the run's last sample they are the whole run, so
  * the failed share is exact (the request counters) and the p95 is the whole run's, exact to the native histograms'

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The office day: its mix and each request held to its own service's SLO, as k6-tests/office/day.js stated them.
+ * The office day: its mix and each request held to its own service's SLO.
  */
 class OfficeDayTest {
 
