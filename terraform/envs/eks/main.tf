@@ -1,4 +1,4 @@
-# An EKS cluster with two node groups — `system` for everything measured and `load` (tainted) for the k6 runners —
+# An EKS cluster with two node groups — `system` for everything measured and `load` (tainted) for the load runners —
 # then the platform and perflab, pinned to the system group. The load group's taint keeps the system off it; the
 # runners tolerate it and select it (charts/perflab-loadtest placement values).
 

@@ -9,7 +9,7 @@ output "kubeconfig_command" {
 }
 
 output "load_pool" {
-  description = "Label and taint of the load node group: the values a TestRun's runners need to land there."
+  description = "Label and taint of the load node group: the values the loadtest chart's runners need to land there."
   value = {
     node_selector = { (local.pool_label) = "load" }
     toleration    = { key = local.pool_label, operator = "Equal", value = "load", effect = "NoSchedule" }

@@ -39,7 +39,7 @@ variable "system_nodes" {
 }
 
 variable "load_nodes" {
-  description = "The tainted node group of the k6 runners: nothing of the system can be scheduled there, so load generators never take CPU from what they measure."
+  description = "The tainted node group of the load runners (JMeter): nothing of the system can be scheduled there, so load generators never take CPU from what they measure."
   type = object({
     instance_types = list(string)
     min_size       = number

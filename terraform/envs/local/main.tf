@@ -1,5 +1,5 @@
-# perflab on a cluster you already have (kind for a laptop): monitoring, the k6-operator and the system, on
-# whatever nodes there are. Build and load the images first (README: make images, kind load image-archive).
+# perflab on a cluster you already have (kind for a laptop): monitoring and the system, on whatever
+# nodes there are. Build and load the images first (README: make images, kind load image-archive).
 
 provider "helm" {
   kubernetes = {

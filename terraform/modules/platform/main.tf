@@ -1,6 +1,7 @@
 # The platform perflab runs on, and perflab itself, into an existing cluster: kube-prometheus-stack (Prometheus
-# with the remote-write receiver k6 writes into, Grafana loading every ConfigMap labelled grafana_dashboard into the
-# folder its grafana_folder annotation names), the k6-operator (TestRuns), then the perflab chart.
+# with the remote-write receiver the load runners write into, Grafana loading every ConfigMap labelled
+# grafana_dashboard into the folder its grafana_folder annotation names), then the perflab chart. The load runners
+# need nothing installed here: the loadtest chart runs them as plain Jobs.
 
 locals {
   perflab_chart = coalesce(var.perflab_chart, "${path.module}/../../../charts/perflab")
@@ -16,9 +17,9 @@ locals {
   monitoring_values = {
     prometheus = {
       prometheusSpec = {
-        # k6 runners push their metrics here (k6 --out experimental-prometheus-rw)
+        # the load runners (JMeter, load-tests/) push their perflab_load_* metrics here
         enableRemoteWriteReceiver = true
-        # k6 sends every trend as a native histogram: the verdict sums them over runners
+        # request durations arrive as native histograms: the verdict sums them over runners
         enableFeatures = ["native-histograms"]
         nodeSelector   = local.system_scheduling.nodeSelector
         tolerations    = local.system_scheduling.tolerations
@@ -78,24 +79,6 @@ resource "helm_release" "kube_prometheus_stack" {
   create_namespace = true
   timeout          = var.timeout_seconds
   values           = [yamlencode(local.monitoring_values)]
-}
-
-resource "helm_release" "k6_operator" {
-  count = var.install_k6_operator ? 1 : 0
-
-  name             = "k6-operator"
-  repository       = "https://grafana.github.io/helm-charts"
-  chart            = "k6-operator"
-  version          = var.k6_operator_chart_version
-  namespace        = var.k6_operator_namespace
-  create_namespace = true
-  timeout          = var.timeout_seconds
-  values = [yamlencode({
-    manager = {
-      nodeSelector = local.system_scheduling.nodeSelector
-      tolerations  = local.system_scheduling.tolerations
-    }
-  })]
 }
 
 resource "helm_release" "perflab" {

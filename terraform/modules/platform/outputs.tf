@@ -18,6 +18,5 @@ output "releases" {
   value = merge(
     { perflab = helm_release.perflab.version },
     var.install_monitoring ? { kube_prometheus_stack = helm_release.kube_prometheus_stack[0].version } : {},
-    var.install_k6_operator ? { k6_operator = helm_release.k6_operator[0].version } : {},
   )
 }

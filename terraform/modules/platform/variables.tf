@@ -16,22 +16,10 @@ variable "monitoring_namespace" {
   default     = "monitoring"
 }
 
-variable "k6_operator_namespace" {
-  description = "Namespace of the k6-operator."
-  type        = string
-  default     = "k6-operator-system"
-}
-
 variable "kube_prometheus_stack_version" {
   description = "kube-prometheus-stack chart version (prometheus-community)."
   type        = string
   default     = "88.6.4"
-}
-
-variable "k6_operator_chart_version" {
-  description = "k6-operator chart version (grafana); perflab's TestRuns are tested against operator v1.6.0."
-  type        = string
-  default     = "4.6.0"
 }
 
 variable "install_monitoring" {
@@ -44,12 +32,6 @@ variable "monitoring_release_label" {
   description = "The `release` label the Prometheus of kube-prometheus-stack selects ServiceMonitors and rules by."
   type        = string
   default     = "kube-prometheus-stack"
-}
-
-variable "install_k6_operator" {
-  description = "Install the k6-operator (TestRun CRD); false when the cluster already runs one."
-  type        = bool
-  default     = true
 }
 
 variable "jwt" {
@@ -68,7 +50,7 @@ variable "jwt" {
 }
 
 variable "system_pool" {
-  description = "Where the system under test runs: node labels its pods require and taints they tolerate (empty: anywhere). Monitoring and the k6-operator run there too."
+  description = "Where the system under test runs: node labels its pods require and taints they tolerate (empty: anywhere). Monitoring runs there too."
   type = object({
     node_selector = optional(map(string), {})
     tolerations = optional(list(object({
