@@ -91,8 +91,6 @@ load_runner_built() {
   [ "$PERFLAB_LOAD_JAR" != "$PERFLAB_ROOT/load-tests/target/load-tests.jar" ] || "$PERFLAB_ROOT/scripts/stack/stack.sh" jars load-tests >&2
 }
 
-export K6_VERSION="${K6_VERSION:-v1.8.1}"
-export K6_BIN="$PERFLAB_CACHE/bin/k6-$K6_VERSION"
 # the benches' constant-rate generator (Apache-2.0), built once per version (scripts/bench/bench-tools.sh). v1.68.2 is
 # the newest that builds here: from v1.69.0 on its CLI imports grol.io/grol, which the module proxy refuses.
 export FORTIO_VERSION="${FORTIO_VERSION:-v1.68.2}"

@@ -1,9 +1,7 @@
 #!/usr/bin/env bash
 # Runs load through the gateway of the running local stack with fresh dev tokens.
 #   load.sh smoke                        every service's smoke (the smoke lines of services/*/service.env; make load, make test)
-#   load.sh SCENARIO [KEY=VALUE ...]     one scenario of the load runner (load-tests/: `load_runner list` names them)
-#   load.sh <path.js> [k6 args ...]      a k6 script: the A/B report, make capacity and the runners' merge proof until
-#                                        they move to the load runner
+#   load.sh SCENARIO [KEY=VALUE ...]     one scenario of the load runner (load-tests/: `load.sh list` names them)
 set -euo pipefail
 source "$(dirname "$0")/../lib/env.sh"
 cd "$PERFLAB_ROOT"
@@ -12,15 +10,12 @@ script=${1:-smoke}; shift || true
 # Every metric of this run is labelled testid=$TESTID and, when the local stack's Prometheus answers, written into it
 # (remote write), where the load dashboard and scripts/load/verdict.sh find the run.
 export TESTID="${TESTID:-local-$(date +%Y%m%d-%H%M%S)}"
-rw="" out=()
+# Request durations go as native histograms: the verdict and the dashboards merge runners' percentiles exactly.
+rw=""
 if curl -fs "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/-/ready" >/dev/null 2>&1; then
   rw="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
-  out=(--out experimental-prometheus-rw)
-  export K6_PROMETHEUS_RW_SERVER_URL="$rw"
-  # every trend as a native histogram: the verdict and the dashboards merge runners' percentiles exactly
-  export K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true
 fi
-case $script in *.js) ;; *) load_runner_built ;; esac
+load_runner_built
 [ "$script" != list ] || { load_runner list; exit; }
 # Summaries (JSON and text per run) go to a folder per run, named by time, git revision and run id.
 results="${SUMMARY_OUT:-$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)-$TESTID}"
@@ -32,35 +27,21 @@ callers() { scripts/lib/jwt.sh callers "$1" "${CALLERS:-1}"; }  # user
 # run's verdict: pass (0), fail (99) or inconclusive (75, the generator was short of CPU or of iterations in flight:
 # no figure about the system). LOAD_CPU_LIMIT=<cores> runs the generator in a CPU-limited cgroup of its own (root), as
 # a runner pod's limit does.
-run() { # SCENARIO|SCRIPT USER [KEY=VALUE ...|k6 args ...]
-  local name samples summary= rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
+run() { # SCENARIO USER [KEY=VALUE ...]
+  local samples summary= rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
   local a named="" token
   token="$(scripts/lib/jwt.sh token "$2" 1 3600)"
-  case $1 in
-    *.js)
-      name=$(basename "$(dirname "$1")")-$(basename "$1" .js)
-      for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done ;;
-    *)
-      name=$1
-      for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done ;;
-  esac
+  for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done
   # its summary by name, not as the newest file: smokes run side by side (SMOKES_AT_ONCE)
-  [ -n "$named" ] || { named=$name; case $1 in *.js) set -- "$@" -e SUMMARY_NAME="$name" ;; *) set -- "$@" SUMMARY_NAME="$name" ;; esac; }
+  [ -n "$named" ] || { named=$1; set -- "$@" SUMMARY_NAME="$1"; }
   samples=$(mktemp "$results/.generator-XXXXXX")
   if [ -n "${LOAD_CPU_LIMIT:-}" ]; then cpus=$LOAD_CPU_LIMIT; where="this host, in a cgroup limited to $cpus CPU(s)"; fi
-  case $1 in
-    *.js)
-      limited "$K6_BIN" run --no-usage-report --quiet --tag testid="$TESTID" "${out[@]}" \
-        -e BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" -e TOKEN="$token" \
-        -e CALLER_TOKENS="$(callers "$2")" -e SUMMARY_DIR="$results" "${@:3}" "$1" & ;;
-    *)
-      SAMPLES=$samples limited_runner run "$1" BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" TOKEN="$token" \
-        CALLER_TOKENS="$(callers "$2")" SUMMARY_DIR="$results" TESTID="$TESTID" ${rw:+PROMETHEUS_RW_URL="$rw"} "${@:3}" & ;;
-  esac
+  SAMPLES=$samples limited_runner run "$1" BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" TOKEN="$token" \
+    CALLER_TOKENS="$(callers "$2")" SUMMARY_DIR="$results" TESTID="$TESTID" ${rw:+PROMETHEUS_RW_URL="$rw"} "${@:3}" &
   local pid=$!
   # a runner in a CPU-limited cgroup is sampled by limited_runner from the moment it is moved there and started
   local sampler=""
-  case $1 in *.js) sampler=1 ;; *) [ -n "${LOAD_CPU_LIMIT:-}" ] || sampler=1 ;; esac
+  [ -n "${LOAD_CPU_LIMIT:-}" ] || sampler=1
   [ -z "$sampler" ] || { python3 scripts/lib/generator.py sample "$pid" "$samples" & sampler=$!; }
   wait "$pid" || rc=$?
   [ -z "$sampler" ] || wait "$sampler" || true
@@ -83,14 +64,6 @@ cpu_cgroup() { # a new cgroup with LOAD_CPU_LIMIT cores of CPU time (cgroup v2 o
     mkdir -p "$cg" && echo "$period" >"$cg/cpu.cfs_period_us" && echo "$quota" >"$cg/cpu.cfs_quota_us"
   fi || { log "LOAD_CPU_LIMIT needs a writable cgroup (root): $cg"; return 2; }
   echo "$cg"
-}
-limited() { # command... : in a cgroup of LOAD_CPU_LIMIT cores from its start, else as is (k6)
-  [ -n "${LOAD_CPU_LIMIT:-}" ] || { "$@"; return; }
-  local cg rc=0
-  cg=$(cpu_cgroup) || return 2
-  bash -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' _ "$cg" "$@" || rc=$?
-  rmdir "$cg" 2>/dev/null || true
-  return "$rc"
 }
 limited_runner() { # run SCENARIO KEY=VALUE... : the load runner in a cgroup of LOAD_CPU_LIMIT cores, else as is (its
   # CPU sampled into $SAMPLES from its start there). The JVM starts and sets the run up at full speed, paused (at 0.05

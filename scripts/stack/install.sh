@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the local stack and the tests need, only what is missing, at pinned versions.
-# Stores come from the OS packages; k6 is built from source once per version into $PERFLAB_CACHE.
+# Stores come from the OS packages; GreenMail's jar is fetched once per version into $PERFLAB_CACHE. The load runner
+# is the repository's own (load-tests/, built by Maven).
 set -euo pipefail
 source "$(dirname "$0")/../lib/env.sh"
 
@@ -30,18 +31,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   [ "$own_policy" = 0 ] || rm -f /usr/sbin/policy-rc.d
 fi
 
-if [ ! -x "$K6_BIN" ]; then
-  log "building k6 $K6_VERSION (once; cached in $PERFLAB_CACHE/bin)"
-  mkdir -p "$PERFLAB_CACHE/bin"
-  tmp=$(mktemp -d)
-  GOBIN="$tmp" GOFLAGS=-mod=mod GOGC=400 go install -gcflags=all=-dwarf=false "go.k6.io/k6@$K6_VERSION"   # as k8s-tools.sh's _go
-  mv "$tmp/k6" "$K6_BIN"
-  rm -rf "$tmp"
-fi
 if [ ! -f "$GREENMAIL_JAR" ]; then
   log "fetching GreenMail standalone $GREENMAIL_VERSION from Maven Central (once; cached in $PERFLAB_CACHE/jars)"
   mkdir -p "$(dirname "$GREENMAIL_JAR")"
   (cd "$PERFLAB_ROOT" && ./mvnw -q -B -ntp dependency:copy -Dartifact="com.icegreen:greenmail-standalone:$GREENMAIL_VERSION" \
     -DoutputDirectory="$(dirname "$GREENMAIL_JAR")")
 fi
-log "tools ready: $(mariadbd --version | cut -d' ' -f1-4), $(redis-server --version | cut -d' ' -f1-3), k6 $K6_VERSION, GreenMail $GREENMAIL_VERSION"
+log "tools ready: $(mariadbd --version | cut -d' ' -f1-4), $(redis-server --version | cut -d' ' -f1-3), GreenMail $GREENMAIL_VERSION"

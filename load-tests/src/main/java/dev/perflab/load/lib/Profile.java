@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The load shapes every scenario picks from with PROFILE, as k6-tests/lib/profiles.js stated them: the rate is what
+ * The load shapes every scenario picks from with PROFILE: the rate is what
  * the system is offered, whatever its latency. Ramps start at 0 and reach {@code round(rate x factor)}; DURATION
  * replaces each shape's hold lengths.
  */
