@@ -103,7 +103,7 @@ def every_dashboard_is_a_labelled_configmap_of_json_with_its_placeholders_filled
 
 
 @test
-def every_dashboard_has_datasource_namespace_and_pod_variables_and_the_k6_run_annotation():
+def every_dashboard_has_datasource_namespace_and_pod_variables_and_the_load_run_annotation():
     boards = dashboards(render(ROUTE_ON, values=MONITORING))
     for name, (_, board) in boards.items():
         v = variables(board)
@@ -121,7 +121,8 @@ def every_dashboard_has_datasource_namespace_and_pod_variables_and_the_k6_run_an
         for var in want - {"datasource"}:
             assert f"${var}" in used, (name, f"${var} is never used")
         (ann,) = board["annotations"]["list"]
-        assert "k6_http_reqs_total" in ann["expr"] and "testid" in ann["expr"] and "{{testid}}" in ann["titleFormat"]
+        # every load runner's run, local or in the cluster, marked by its testid (perflab-loadtest's runners too)
+        assert "perflab_load_http_reqs_total" in ann["expr"] and "testid" in ann["expr"] and "{{testid}}" in ann["titleFormat"]
         assert ann["enable"] and ann["datasource"]["uid"] == "${datasource}", name
 
 
@@ -246,22 +247,20 @@ def the_hikaricp_dashboard_is_only_about_pools_and_the_jvm_dashboard_reads_clust
         assert t in titles, t
 
 
-def k6_object(path):
-    """The object of a k6 SLO module (`export default { JSON };` under comment lines), read as the chart reads it."""
-    text = re.sub(r"(?m)^[ \t]*//.*$", "", path.read_text()).strip()
-    return json.loads(text.removeprefix("export default").strip().removesuffix(";"))
+# the SLOs the load runner states once (the chart's files/slo links to them): shared.json, then one <service>.json each
+SLO = ROOT / "load-tests" / "src" / "main" / "resources" / "slo"
 
 
-def k6_slos():
-    """(service, endpoint, percentile, limit in seconds) of every endpoint SLO the k6 tests state once
-    (k6-tests/<service>/slo.js) for the services with a dashboard of their own (a service's SLOs join the overview
-    with its dashboard file)."""
+def load_slos():
+    """(service, endpoint, percentile, limit in seconds) of every endpoint SLO the load runner states
+    (load-tests/src/main/resources/slo/<service>.json) for the services with a dashboard of their own (a service's SLOs
+    join the overview with its dashboard file)."""
     out = []
-    for f in sorted((ROOT / "k6-tests").glob("*/slo.js")):
-        svc = f.parent.name
-        if svc == "lib" or not (CHART / "files" / "dashboards" / f"{svc}.json").exists():
+    for f in sorted(SLO.glob("*.json")):
+        svc = f.stem
+        if svc == "shared" or not (CHART / "files" / "dashboards" / f"{svc}.json").exists():
             continue
-        for endpoint, stated in k6_object(f)["endpoints"].items():
+        for endpoint, stated in json.loads(f.read_text())["endpoints"].items():
             for q, ms in stated.items():
                 if re.fullmatch(r"p\d+", q):
                     out.append((svc, endpoint, int(q[1:]), ms / 1000))
@@ -269,15 +268,15 @@ def k6_slos():
 
 
 @test
-def the_overview_slos_are_the_ones_the_k6_tests_state():
+def the_overview_slos_are_the_ones_the_load_runner_states():
     _, overview = dashboards(render(values=MONITORING))["t-perflab-dashboard-overview"]
     by_title = {p["title"]: p for p in panels(overview["panels"])}
-    title = "Latency SLOs used (server-side percentile / k6 threshold)"
+    [title] = [t for t in by_title if t.startswith("Latency SLOs used (server-side percentile / ")]
     slo = by_title[title]["targets"]
     # the file names each target's SLO (a PromQL comment the chart turns into the division)
     raw = json.loads((CHART / "files" / "dashboards" / "system" / "overview.json").read_text())
     [written] = [p["targets"] for p in panels(raw["panels"]) if p["title"] == title]
-    slos = k6_slos()
+    slos = load_slos()
     assert len(slos) >= 9, slos
     for svc, endpoint, q, limit in slos:
         at = [i for i, t in enumerate(written) if t["expr"].endswith(f" # __slo:{svc}.{endpoint}.p{q}__")]
@@ -285,8 +284,8 @@ def the_overview_slos_are_the_ones_the_k6_tests_state():
         t = slo[at[0]]
         assert f'perflab_service="{svc}"' in t["expr"] and t["expr"].startswith(f"histogram_quantile(0.{q},") \
             and t["expr"].endswith(f"/ {limit:g}"), (svc, endpoint, q, limit, t["expr"][-60:])
-    assert len(slo) == len(slos), "a latency SLO on the overview that no k6 SLO file states"
-    failed = k6_object(ROOT / "k6-tests" / "lib" / "slo.js")["failed"]
+    assert len(slo) == len(slos), "a latency SLO on the overview that no SLO file of the load runner states"
+    failed = json.loads((SLO / "shared.json").read_text())["failed"]
     budget = by_title[f"Error budget left over the time range ({100 - failed * 100:g}% of requests not 5xx)"]["targets"][0]["expr"]
     assert budget.endswith(f"/ {failed:g}") and 'httpStatusCode=~"5.."' in budget, budget
 
@@ -314,14 +313,14 @@ def an_slo_file_the_chart_cannot_read_fails_the_rendering_naming_it():
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         chart = Path(tmp) / "perflab"
-        shutil.copytree(CHART, chart)  # the k6 symlink copied as the files it points at
-        (chart / "files" / "k6" / "route" / "slo.js").write_text('export default { endpoints: { points: { p95: 1000 } } };\n')
+        shutil.copytree(CHART, chart)  # the slo symlink copied as the files it points at
+        (chart / "files" / "slo" / "route.json").write_text('{ endpoints: { points: { p95: 1000 } } }\n')
         try:
             render(chart=chart, values=MONITORING)
         except RenderError as e:
-            assert "route/slo.js is not `export default { JSON };`" in str(e), e
+            assert "files/slo/route.json is not JSON" in str(e), e
         else:
-            raise AssertionError("a route/slo.js that is no JSON rendered")
+            raise AssertionError("a route.json that is no JSON rendered")
 
 
 @test

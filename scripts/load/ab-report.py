@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The report of an A/B run (scripts/load/ab.sh) or of two runs side by side (make compare).
 
-    ab-report.py DIR                 DIR holds meta.json and A-summary.json / B-summary.json from scripts/load/ab.sh:
+    ab-report.py DIR                 DIR holds meta.json and the load runner's A-summary.json / B-summary.json from
+                                     scripts/load/ab.sh (in a cluster, Prometheus holds the arms' figures):
                                      writes DIR/report.md (B/A ratios) and DIR/report.html (the table and plots
                                      from Prometheus: requests/s, latency percentiles, failures, and the service's
                                      heap, GC time and Hikari pool over each arm's window)
     ab-report.py --compare A B       two result folders (scripts/load/load.sh runs): every summary both hold, side by side
 
-Ratios are B/A: for a latency above 1 means B is slower, for a rate above 1 means B does more.
+Ratios are B/A: for a latency above 1 means B is slower, for a rate above 1 means B does more. The load figures are
+the main phase's (a warm-up, which the runner labels apart, is left out), as the runner's thresholds judge them.
 """
 import html
 import json
@@ -17,7 +19,7 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-# (label, k6 metric, value key, unit): read from a k6 summary, preferring the main scenario's submetric
+# (label, metric, value key, unit): read from a load runner summary (k6's shape), preferring the main phase's submetric
 ROWS = [
     ("iterations/s", "iterations", "rate", "/s"),
     ("requests/s", "http_reqs", "rate", "/s"),
@@ -26,15 +28,19 @@ ROWS = [
     ("latency p95", "http_req_duration", "p(95)", "ms"),
     ("latency p99", "http_req_duration", "p(99)", "ms"),
     ("latency max", "http_req_duration", "max", "ms"),
+    ("checks passed", "checks", "rate", "share"),
+    ("dropped iterations", "dropped_iterations", "count", ""),
 ]
 
+# the arm's main phase in the load runner's series (scripts/load/ab.sh gives every arm a testid of its own)
+MAIN = 'testid="$testid",phase="main"'
 # (title, PromQL with $testid / $job, unit): plotted per arm over its window
 PLOTS = [
-    ("Requests per second", 'sum(rate(k6_http_reqs_total{testid="$testid"}[15s]))', "/s"),
-    ("Latency p50", 'histogram_quantile(0.50, sum(rate(k6_http_req_duration_seconds{testid="$testid"}[30s]))) * 1000', "ms"),
-    ("Latency p95", 'histogram_quantile(0.95, sum(rate(k6_http_req_duration_seconds{testid="$testid"}[30s]))) * 1000', "ms"),
-    ("Latency p99", 'histogram_quantile(0.99, sum(rate(k6_http_req_duration_seconds{testid="$testid"}[30s]))) * 1000', "ms"),
-    ("Failed requests per second", 'sum(rate(k6_http_reqs_total{testid="$testid",expected_response="false"}[15s])) or vector(0)', "/s"),
+    ("Requests per second", f'sum(rate(perflab_load_http_reqs_total{{{MAIN}}}[15s]))', "/s"),
+    ("Latency p50", f'histogram_quantile(0.50, sum(rate(perflab_load_http_req_duration_seconds{{{MAIN}}}[30s]))) * 1000', "ms"),
+    ("Latency p95", f'histogram_quantile(0.95, sum(rate(perflab_load_http_req_duration_seconds{{{MAIN}}}[30s]))) * 1000', "ms"),
+    ("Latency p99", f'histogram_quantile(0.99, sum(rate(perflab_load_http_req_duration_seconds{{{MAIN}}}[30s]))) * 1000', "ms"),
+    ("Failed requests per second", f'sum(rate(perflab_load_http_reqs_total{{{MAIN},expected_response="false"}}[15s])) or vector(0)', "/s"),
     ("Heap used (service)", 'sum(jvm_memory_used_bytes{job="$job",area="heap"}) / 1048576', "MiB"),
     ("GC pause time per second (service)", 'sum(rate(jvm_gc_pause_seconds_sum{job="$job"}[15s])) * 1000', "ms/s"),
     ("Hikari active connections (service)", 'sum(hikaricp_connections_active{job="$job"})', ""),
@@ -93,29 +99,41 @@ SERVICE_ROWS = [
 ]
 
 
-# In a cluster (meta["cluster"]): k6's figures from what its runners remote-wrote (the native histograms summed over
-# runners: exact percentiles across them), the service's and the runners' CPU from the kubelets' cAdvisor (each pod's
-# own cgroup, container="", as the loadtest chart's verdict reads it)
-CLUSTER_K6 = [
-    ("iterations", "rate", 'sum(increase(k6_iterations_total{testid="$testid"}[$w])) / $secs'),
-    ("http_reqs", "rate", 'sum(increase(k6_http_reqs_total{testid="$testid"}[$w])) / $secs'),
-    ("http_req_failed", "rate", '(sum(increase(k6_http_reqs_total{testid="$testid",expected_response="false"}[$w])) or vector(0))'
-                                ' / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))'),
-    ("http_req_duration", "med", 'histogram_quantile(0.50, sum(increase(k6_http_req_duration_seconds{testid="$testid"}[$w]))) * 1000'),
-    ("http_req_duration", "p(95)", 'histogram_quantile(0.95, sum(increase(k6_http_req_duration_seconds{testid="$testid"}[$w]))) * 1000'),
-    ("http_req_duration", "p(99)", 'histogram_quantile(0.99, sum(increase(k6_http_req_duration_seconds{testid="$testid"}[$w]))) * 1000'),
+# In a cluster (meta["cluster"]): the load figures from what the runners remote-wrote, each series cumulative from
+# its runner's start and the run's alone (its testid): its last sample, read at the window's end (20 s after the
+# runners' last push, within Prometheus' 5 min lookback), is the run's exact total, as the runner's verdict reads it,
+# where increase() would lose what came before the first push (and Prometheus 2.42's range functions read a native
+# histogram as 0). The native histograms summed over runners give exact percentiles across them. Rates per second
+# of the arm's window, as the runner's summary divides by its whole run.
+# The service's and the runners' CPU from the kubelets' cAdvisor (each pod's own cgroup, container="", as the
+# loadtest chart's verdict reads it), per request of every phase: the CPU window holds the warm-up too.
+REQS, DURATIONS = "perflab_load_http_reqs_total", "perflab_load_http_req_duration_seconds"
+CLUSTER_LOAD = [
+    ("iterations", "rate", f'sum(perflab_load_iterations_total{{{MAIN}}}) / $secs'),
+    ("http_reqs", "rate", f'sum({REQS}{{{MAIN}}}) / $secs'),
+    ("http_req_failed", "rate", f'(sum({REQS}{{{MAIN},expected_response="false"}}) or vector(0))'
+                                f' / sum({REQS}{{{MAIN}}})'),
+    ("http_req_duration", "med", f'histogram_quantile(0.50, sum({DURATIONS}{{{MAIN}}})) * 1000'),
+    ("http_req_duration", "p(95)", f'histogram_quantile(0.95, sum({DURATIONS}{{{MAIN}}})) * 1000'),
+    ("http_req_duration", "p(99)", f'histogram_quantile(0.99, sum({DURATIONS}{{{MAIN}}})) * 1000'),
+    ("checks", "rate", f'sum(perflab_load_checks_total{{{MAIN},result="pass"}})'
+                       f' / sum(perflab_load_checks_total{{{MAIN}}})'),
+    ("dropped_iterations", "count", f'sum(perflab_load_dropped_iterations_total{{{MAIN}}}) or vector(0)'),
 ]
+# the runners' pods: the Indexed Job's, <run>-<index>-<suffix>
+RUNNER_PODS = 'pod=~"$run-[0-9]+-.*"'
+ALL_REQUESTS = f'sum({REQS}{{testid="$testid"}})'
 CLUSTER_ROWS = [
     ("service CPU per request", 'sum(max by (pod) (increase(container_cpu_usage_seconds_total{namespace="$ns",pod=~"$release-$service-.*",container=""}[$w])))'
-                                ' * 1000 / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))', "ms"),
+                                f' * 1000 / {ALL_REQUESTS}', "ms"),
     ("gateway CPU per request", 'sum(max by (pod) (increase(container_cpu_usage_seconds_total{namespace="$ns",pod=~"$release-gateway-.*",container=""}[$w])))'
-                                ' * 1000 / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))', "ms"),
-    ("runners' CPU per request", 'sum(max by (pod) (increase(container_cpu_usage_seconds_total{namespace="$ns",pod=~"perflab-ab-.*-$testid-.*",container=""}[$w])))'
-                                 ' * 1000 / sum(increase(k6_http_reqs_total{testid="$testid"}[$w]))', "ms"),
+                                f' * 1000 / {ALL_REQUESTS}', "ms"),
+    ("runners' CPU per request", f'sum(max by (pod) (increase(container_cpu_usage_seconds_total{{namespace="$ns",{RUNNER_PODS},container=""}}[$w])))'
+                                 f' * 1000 / {ALL_REQUESTS}', "ms"),
 ]
 CLUSTER_PLOTS = [
     ("CPU of the service's pods", 'sum(max by (pod) (rate(container_cpu_usage_seconds_total{namespace="$ns",pod=~"$release-$service-.*",container=""}[30s])))', "cores"),
-    ("CPU of the runners", 'sum(max by (pod) (rate(container_cpu_usage_seconds_total{namespace="$ns",pod=~"perflab-ab-.*-$testid-.*",container=""}[30s])))', "cores"),
+    ("CPU of the runners", f'sum(max by (pod) (rate(container_cpu_usage_seconds_total{{namespace="$ns",{RUNNER_PODS},container=""}}[30s])))', "cores"),
 ]
 
 
@@ -123,18 +141,19 @@ def cluster_expr(expr, meta, arm):
     c = meta["cluster"]
     w, _ = window(arm)
     return (expr.replace("$testid", arm["testid"]).replace("$ns", c["namespace"]).replace("$release", c["release"])
-            .replace("$service", meta["service"]).replace("$w", w).replace("$secs", f"{arm['end'] - arm['start']:.3f}"))
+            .replace("$service", meta["service"]).replace("$run", arm.get("run", arm["testid"])).replace("$w", w)
+            .replace("$secs", f"{arm['end'] - arm['start']:.3f}"))
 
 
 def cluster_summary(meta, arm):
-    """An arm's k6 figures in a k6 summary's shape, from Prometheus."""
+    """An arm's load figures in a runner summary's shape (k6's), from Prometheus."""
     metrics = {}
-    for name, key, expr in CLUSTER_K6:
+    for name, key, expr in CLUSTER_LOAD:
         v = query_at(meta["prometheus"], cluster_expr(expr, meta, arm), window(arm)[1])
         if v is not None:
             metrics.setdefault(name, {"values": {}})["values"][key] = v
     if "http_reqs" not in metrics:
-        sys.exit(f"arm {arm['arm']}: Prometheus holds no k6 request of run {arm['testid']}")
+        sys.exit(f"arm {arm['arm']}: Prometheus holds no request of run {arm['testid']}")
     return {"metrics": metrics}
 
 
@@ -225,10 +244,10 @@ def generator_line(folder, arms):
     parts, starved = [], []
     for k in sorted(arms):
         v = folder / f"{k}.verdict.txt"
-        if v.exists():  # the verdict pod's own lines: msg="generator: ..." and msg="verdict: ..."
-            lines = re.findall(r'msg="((?:generator|verdict): [^"]*)"', v.read_text())
+        if v.exists():  # the verdict pod's own lines in helm test's log: "generator: ..." and "verdict: ..."
+            lines = re.findall(r"(?m)^((?:generator|verdict): .*?)\s*$", v.read_text())
             parts.append(f"{k}: " + "; ".join(lines) if lines else f"{k}: no verdict")
-            if arms[k]["k6_exit"] == 75:
+            if arms[k]["exit"] == 75:
                 starved.append(k)
             continue
         f = folder / f"{k}-generator.json"
@@ -257,7 +276,7 @@ def ab(folder):
         summaries = {k: json.loads((folder / f"{k}-summary.json").read_text()) for k in arms
                      if (folder / f"{k}-summary.json").exists()}
     if set(summaries) != {"A", "B"}:
-        sys.exit(f"{folder}: an arm left no summary (see A.k6.txt / B.k6.txt)")
+        sys.exit(f"{folder}: an arm left no summary (see A.load.txt / B.load.txt)")
     label_a, label_b = f"A: {a['value']}", f"B: {b['value']}"
     # the service's own word for which design answered each arm: a run whose switch did not flip compares nothing
     for arm in (a, b):
@@ -272,8 +291,8 @@ def ab(folder):
     where = (f"; in a cluster: release {cluster['release']} ({cluster['namespace']}), `{cluster['key']}` set by helm upgrade,"
              f" loadtest test {cluster['test']}" if cluster else "")
     head = (f"# A/B: {meta['service']} `{meta['switch']}` ({meta['env']})\n\n"
-            f"`{meta['script']} {' '.join(meta['args'])}` at git {meta['git']}"
-            f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}{where}; exit codes A {a['k6_exit']}, B {b['k6_exit']}"
+            f"`{meta['scenario']} {' '.join(meta['args'])}` at git {meta['git']}"
+            f"{'; both arms with ' + meta['both'] if meta.get('both') else ''}{where}; exit codes A {a['exit']}, B {b['exit']}"
             f"{'; in effect (perflab_lab_switch_info): A ' + ','.join(a['in_effect']) + ', B ' + ','.join(b['in_effect']) if a['in_effect'] and b['in_effect'] else ''}.\n\n")
     head += generator_line(folder, arms) + "\n\n"
     (folder / "report.md").write_text(head + md)
@@ -285,7 +304,7 @@ def ab(folder):
             q = cluster_expr(expr, meta, arm) if cluster else expr.replace("$testid", arm["testid"]).replace("$job", meta["job"])
             try:
                 s = query_range(meta["prometheus"], q, arm["start"], arm["scraped"])
-            except Exception as e:  # a plot Prometheus cannot answer says so; the table stands on the k6 summaries
+            except Exception as e:  # a plot Prometheus cannot answer says so; the table stands on the summaries
                 s = []
                 title = f"{title} [query failed: {e}]"
             series.append((f"{arm['arm']}: {arm['value']}", color, s))
@@ -296,9 +315,9 @@ def ab(folder):
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse}}td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}
 td:first-child{{text-align:left}}.plots{{display:flex;flex-wrap:wrap;gap:12px}}</style></head><body>
 <h1>A/B: {html.escape(meta['service'])} <code>{html.escape(meta['switch'])}</code></h1>
-<p><code>{html.escape(meta['script'])} {html.escape(' '.join(meta['args']))}</code>, git {html.escape(meta['git'])},
-k6 exit A {a['k6_exit']} / B {b['k6_exit']}. Ratios are B/A. Plots: seconds from each arm's start, from Prometheus
-(k6 remote write tagged testid, and the service's own metrics).</p>
+<p><code>{html.escape(meta['scenario'])} {html.escape(' '.join(meta['args']))}</code>, git {html.escape(meta['git'])},
+exit A {a['exit']} / B {b['exit']}. Ratios are B/A. Plots: seconds from each arm's start, from Prometheus
+(the load runner's remote write, its run's testid and main phase, and the service's own metrics).</p>
 <table><tr><th>measure</th><th>{html.escape(label_a)}</th><th>{html.escape(label_b)}</th><th>B/A</th></tr>{rows}</table>
 <div class="plots">{''.join(plots)}</div></body></html>
 """

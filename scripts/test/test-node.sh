@@ -755,7 +755,7 @@ import json, sys
 from pathlib import Path
 d = Path(sys.argv[1])
 r, meta = json.loads((d / "ratios.json").read_text()), json.loads((d / "meta.json").read_text())
-problems = [f"arm {a['arm']}: exit {a['k6_exit']}" for a in meta["arms"] if a["k6_exit"] != 0]
+problems = [f"arm {a['arm']}: exit {a['exit']}" for a in meta["arms"] if a["exit"] != 0]
 problems += [f"no {k}" for k in ("requests/s", "latency p95", "service CPU per request", "runners' CPU per request") if r.get(k) is None]
 if (d / "report.html").read_text().count("<polyline") < 10:
     problems.append("the report's plots are empty")
