@@ -291,20 +291,20 @@ def the_overview_slos_are_the_ones_the_load_runner_states():
 
 
 @test
-def the_k6_smokes_and_the_office_day_take_their_slos_from_the_slo_files_and_type_none():
-    scripts = sorted((ROOT / "k6-tests").glob("*/smoke.js")) + [ROOT / "k6-tests" / "office" / "day.js"]
-    assert len(scripts) >= 5, scripts
-    for f in scripts:
-        text = f.read_text()
-        assert "from '../lib/thresholds.js'" in text and "slo.js'" in text, f
-    # no script of any profile (smokes, the day, the seeds' benches) types a latency or failure limit: a profile's own
-    # target is its endpoint's statement for that script in the service's slo.js (`scenarios`). The reliability
-    # suite's limits are what a fault may cost (its cases' criteria), not a service's SLO; lib/ is the readers of them
-    every = [f for f in sorted((ROOT / "k6-tests").glob("*/*.js"))
-             if f.name not in ("slo.js", "common.js") and f.parent.name not in ("lib", "reliability")]
-    assert len(every) > len(scripts), every
+def the_scenarios_take_their_slos_from_the_slo_files_and_type_none():
+    # every scenario of a service, and the office day, builds its thresholds from the SLO files (Thresholds.of(Slo...));
+    # none types a latency or failure limit: a profile's own target is its endpoint's statement for that scenario in
+    # the service's slo/<service>.json (`scenarios`). The reliability suite's limits are what a fault may cost (its
+    # cases' criteria), not a service's SLO; lib/ is the reader of them
+    base = ROOT / "load-tests" / "src" / "main" / "java" / "dev" / "perflab" / "load"
+    every = [f for d in [*(p.stem for p in SLO.glob("*.json") if p.stem != "shared"), "office"]
+             for f in sorted((base / d).glob("*.java"))]
+    scenarios = [f for f in every if "implements Scenario" in f.read_text()]
+    assert len(scenarios) >= 10, scenarios
+    for f in scenarios:
+        assert "Thresholds.of(" in f.read_text() or "Slo." in f.read_text(), (f, "thresholds not from the SLO files")
     for f in every:
-        assert not re.search(r"p\(\d+\)\s*<|rate\s*[<>]", f.read_text()), (f, "a limit typed in the script, not read from an SLO file")
+        assert not re.search(r'"p\(\d+\)\s*<|"rate\s*[<>]', f.read_text()), (f, "a limit typed in the scenario, not read from an SLO file")
 
 
 @test
