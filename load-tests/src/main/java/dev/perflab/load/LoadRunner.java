@@ -19,11 +19,13 @@ import dev.perflab.load.verdict.Verdict;
  *   java -jar load-tests.jar verdict TESTID=... [KEY=VALUE ...]  a run's verdict across its runners, from Prometheus
  *   java -jar load-tests.jar start [--timeout D] ADDRESS...    starts paused runners together, through their CONTROL
  *   java -jar load-tests.jar stop ADDRESS...                   stops runners through their CONTROL
+ *   java -jar load-tests.jar report DIR SOURCE...              one HTML report of a run from its runners' samples
  * </pre>
  *
  * Exit status as k6's: 0 thresholds held, 99 a threshold crossed, 2 bad input (nothing started), 107 a setup step
  * failed (nothing started, or a PAUSED run never started), 103 stopped before its schedule's end (POST /v1/stop,
- * SIGTERM; its summary written as usual). {@code start} and {@code stop}: 0 done, 1 not ({@link Starter}).
+ * SIGTERM; its summary written as usual). {@code start} and {@code stop}: 0 done, 1 not ({@link Starter});
+ * {@code report} the same ({@link Report}).
  * {@code verdict} has its own ({@link Verdict}).
  */
 public final class LoadRunner {
@@ -55,9 +57,13 @@ public final class LoadRunner {
 			if (!words.isEmpty() && words.get(0).equals("stop")) {
 				return new Starter(System.out, System.err).stop(words.subList(1, words.size()));
 			}
+			if (!words.isEmpty() && words.get(0).equals("report")) {
+				return new Report(System.out, System.err).report(words.subList(1, words.size()));
+			}
 			if (words.size() < 2 || !words.get(0).equals("run")) {
 				throw new BadInput("usage: load-tests list | load-tests run SCENARIO [KEY=VALUE ...]"
-						+ " | load-tests verdict TESTID=... [KEY=VALUE ...] | load-tests start|stop ADDRESS ...");
+						+ " | load-tests verdict TESTID=... [KEY=VALUE ...] | load-tests start|stop ADDRESS ..."
+						+ " | load-tests report DIR SOURCE ...");
 			}
 			Scenario scenario = Scenarios.named(words.get(1));
 			Settings settings = Settings.of(System.getenv(), words.subList(2, words.size()));

@@ -3,8 +3,13 @@ package dev.perflab.load.lib;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
@@ -18,6 +23,8 @@ import com.sun.net.httpserver.HttpServer;
  *   GET  /v1/status   200 {"state": "setup|paused|running|stopping|done", "runner": ..., "testid": ...}
  *   POST /v1/start    200: a paused run starts; 409 when it is not paused
  *   POST /v1/stop     200: the run ends as at its schedule's end (exit 103); 409 when it is done
+ *   GET  /v1/samples  200 the run's JTL once it is over and kept (KEEP_SAMPLES); 409 before, or when none is kept
+ *   POST /v1/release  200: the kept samples are no longer needed, the runner exits; 409 when none are kept
  * </pre>
  */
 final class Control implements AutoCloseable {
@@ -31,6 +38,10 @@ final class Control implements AutoCloseable {
 	private final String runner;
 
 	private final String testid;
+
+	private final CountDownLatch released = new CountDownLatch(1);
+
+	private volatile Path samples;
 
 	private Control(HttpServer server, RunState state, String runner, String testid) {
 		this.server = server;
@@ -89,8 +100,47 @@ final class Control implements AutoCloseable {
 						send(exchange, stopping ? 200 : 409, stopping ? null : "the run is over");
 					}
 				}
+				case "/v1/samples" -> {
+					if (allowed(exchange, "GET")) {
+						samples(exchange);
+					}
+				}
+				case "/v1/release" -> {
+					if (allowed(exchange, "POST")) {
+						boolean kept = this.samples != null;
+						send(exchange, kept ? 200 : 409, kept ? null : "no samples kept");
+						this.released.countDown();
+					}
+				}
 				default -> send(exchange, 404, "no " + method + " " + exchange.getRequestURI().getPath());
 			}
+		}
+	}
+
+	/**
+	 * Serves the run's JTL at {@code GET /v1/samples} until {@code POST /v1/release} or {@code keep} has passed
+	 * (printing when each happens), then returns.
+	 */
+	void keep(Path jtl, Duration keep) throws InterruptedException {
+		this.samples = jtl;
+		System.out.println("samples: kept at GET /v1/samples for " + Durations.format(keep)
+				+ " or until POST /v1/release (load-tests report)");
+		System.out.flush();
+		boolean byRelease = this.released.await(keep.toMillis(), TimeUnit.MILLISECONDS);
+		System.out.println(byRelease ? "samples: released" : "samples: nobody took them in " + Durations.format(keep));
+	}
+
+	private void samples(HttpExchange exchange) throws IOException {
+		Path jtl = this.samples;
+		if (jtl == null) {
+			send(exchange, 409, this.state.state() == RunState.State.DONE ? "no samples kept (KEEP_SAMPLES)"
+					: "the run is not over");
+			return;
+		}
+		exchange.getResponseHeaders().add("Content-Type", "text/csv; charset=utf-8");
+		exchange.sendResponseHeaders(200, Files.size(jtl));
+		try (OutputStream out = exchange.getResponseBody()) {
+			Files.copy(jtl, out);
 		}
 	}
 

@@ -52,6 +52,7 @@ public final class Runner {
 		Metrics metrics = metrics(thresholds, open);
 		RunState state = new RunState(settings.paused(), settings.pauseTimeout());
 		boolean thresholdsDecide = settings.thresholdsDecide();
+		Duration keepSamples = settings.keepSamples().orElse(null);
 		try (Jtl jtl = Jtl.open(settings); Control control = Control.open(settings, state)) {
 			Exporter exporter = settings.prometheusRemoteWrite()
 				.map((url) -> new Exporter(url, labels(scenario, settings)))
@@ -64,6 +65,7 @@ public final class Runner {
 			String runId = Registry.put(run);
 			Thread sigterm = sigterm(state, settings.gracefulStop());
 			Integer status = null;
+			int result;
 			try {
 				Scenario.Context context = new Scenario.Context(settings, new Setup(settings.baseUrl()), run, runId);
 				List<ThreadGroupChild> iteration = scenario.iteration(context);
@@ -103,7 +105,7 @@ public final class Runner {
 				if (stoppedBy != null) {
 					System.out.println("stopped by " + stoppedBy + " before the schedule's end: exit " + STOPPED);
 				}
-				return status;
+				result = status;
 			}
 			finally {
 				state.done(status);
@@ -115,6 +117,11 @@ public final class Runner {
 					// SIGTERM's hook is running: it ends the JVM with the status
 				}
 			}
+			// the samples kept for whoever makes the run's report (`load-tests report`), unless the JVM is going away
+			if (keepSamples != null && !"SIGTERM".equals(state.stoppedBy())) {
+				control.keep(settings.jtl().orElseThrow(), keepSamples);
+			}
+			return result;
 		}
 	}
 

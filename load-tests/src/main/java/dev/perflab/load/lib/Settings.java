@@ -202,6 +202,18 @@ public final class Settings {
 		return value.equals("on");
 	}
 
+	/**
+	 * How long the run's samples are kept for its report once it is over (KEEP_SAMPLES): its control endpoint then
+	 * serves the JTL ({@code GET /v1/samples}) until {@code POST /v1/release} or the time runs out. Needs JTL and CONTROL.
+	 */
+	public Optional<Duration> keepSamples() {
+		Optional<Duration> keep = optional("KEEP_SAMPLES").map((v) -> Durations.parse("KEEP_SAMPLES", v));
+		if (keep.isPresent() && (jtl().isEmpty() || optional("CONTROL").isEmpty())) {
+			throw new BadInput("KEEP_SAMPLES=" + text("KEEP_SAMPLES", "") + ": needs JTL (the samples) and CONTROL (where they are served)");
+		}
+		return keep.filter((d) -> !d.isZero());
+	}
+
 	public Duration pauseTimeout() {
 		return positive("PAUSE_TIMEOUT", Durations.parse("PAUSE_TIMEOUT", text("PAUSE_TIMEOUT", "10m")));
 	}

@@ -164,6 +164,48 @@ class ControlTest {
 	}
 
 	@Test
+	void keptSamplesAreServedOnceTheRunIsOverUntilReleased() throws Exception {
+		Path jtl = this.dir.resolve("samples.jtl");
+		try (LocalServer server = new LocalServer(0)) {
+			CompletableFuture<Integer> run = start(server, new ProbeScenario(10, 10), "PAUSED=true", "DURATION=1s",
+					"WARMUP=0s", "JTL=" + jtl, "KEEP_SAMPLES=2m");
+			String address = address();
+			awaitState(address, "paused");
+			assertThat(send(address, "GET", "/v1/samples").statusCode()).as("before the run is over").isEqualTo(409);
+			post(address, "/v1/start");
+			awaitState(address, "done");
+			HttpResponse<String> samples = awaitSamples(address);
+			assertThat(samples.body()).isEqualTo(Files.readString(jtl));
+			assertThat(samples.body().lines().count()).as("the header and every sample").isGreaterThan(5);
+			assertThat(run).as("kept until released").isNotDone();
+			assertThat(post(address, "/v1/release").statusCode()).isEqualTo(200);
+			assertThat(run.get(30, TimeUnit.SECONDS)).isEqualTo(Runner.PASSED);
+		}
+	}
+
+	@Test
+	void refusesToKeepSamplesItDoesNotWrite() throws Exception {
+		try (LocalServer server = new LocalServer(0)) {
+			assertThat(catchThrowable(() -> start(server, new ProbeScenario(10, 10), "KEEP_SAMPLES=1m").join()))
+				.hasRootCauseInstanceOf(BadInput.class)
+				.rootCause()
+				.hasMessage("KEEP_SAMPLES=1m: needs JTL (the samples) and CONTROL (where they are served)");
+		}
+	}
+
+	/** GET /v1/samples once the runner keeps them (it answers 409 between the run's end and then). */
+	private HttpResponse<String> awaitSamples(String address) throws Exception {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+		HttpResponse<String> answer = send(address, "GET", "/v1/samples");
+		while (answer.statusCode() == 409 && System.nanoTime() < deadline) {
+			Thread.sleep(100);
+			answer = send(address, "GET", "/v1/samples");
+		}
+		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+		return answer;
+	}
+
+	@Test
 	void refusesAControlAddressItCannotListenOn() throws Exception {
 		HttpServer taken = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1);
 		try {
