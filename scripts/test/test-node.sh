@@ -807,11 +807,15 @@ runners_as_pods() {  # the loadtest chart's Jobs: two paused runner pods of the 
   local t0=$SECONDS run
   LOAD_RUN="node-$(date +%Y%m%d-%H%M%S)"
   load_install perflab-load "$LOAD_RUN" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 \
-    --set tests.shortener-smoke.parallelism=2 \
+    --set tests.shortener-smoke.parallelism=2,results.samples.keepFor=5m \
     --set tests.shortener-smoke.env.RATE=10,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
     "${LOAD_POOL[@]}" || return 1
   run="perflab-load-shortener-smoke-$LOAD_RUN"
+  # one report from both runners' samples (each keeps them once done, until the report takes them): then they exit
+  local report=""
   k -n "$NS" wait --for=condition=complete "job/$run-starter" --timeout=120s >/dev/null \
+    && report="$(KUBECONFIG="$KC" KUBECTL="$KUBECTL" REPORT_WAIT_SECONDS=120 scripts/load/cluster-report.sh "$LOAD_RUN" "$NS" \
+      2>"$WORK/report.err" | tail -n 1)" \
     && k -n "$NS" wait --for=condition=complete "job/$run" --timeout=120s >/dev/null; local rc=$?
   k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o wide --no-headers | awk '{print "  " $1, $3, $7}'
   k -n "$NS" logs "job/$run-starter" 2>/dev/null | sed 's/^/  starter: /'
@@ -819,8 +823,15 @@ runners_as_pods() {  # the loadtest chart's Jobs: two paused runner pods of the 
   for p in $(k -n "$NS" get pods -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" -o name); do
     k -n "$NS" logs "$p" | grep -E '^ *(http_reqs|http_req_failed|shortener_redirect_duration)' | sed "s|^|  ${p#pod/}: |"
   done
-  [ $rc -eq 0 ] || { k -n "$NS" describe job "$run" | tail -20; return 1; }
+  [ $rc -eq 0 ] || { tail -5 "$WORK/report.err"; k -n "$NS" describe job "$run" | tail -20; return 1; }
   echo "  both runners ran to completion in $((SECONDS - t0)) s"
+  # the report holds every sample of both: its count is the sum of the runners' own request counts
+  local counted reported
+  counted="$(k -n "$NS" logs -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" --tail=-1 \
+    | awk '$1 == "http_reqs" { sub(/count=/, "", $2); n += $2 } END { print n + 0 }')"
+  reported="$(jq '.Total.sampleCount' "$report/html/statistics.json" 2>/dev/null)"
+  echo "  one report of both runners' samples: $report/html/index.html ($reported samples; the runners counted $counted)"
+  [ -n "$reported" ] && [ "$reported" -gt 0 ] && [ "$reported" = "$counted" ] || { echo "  the report does not hold every sample"; return 1; }
   local elsewhere
   elsewhere="$(k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -vcx "$K8S_LOAD_NODE_NAME")"
   [ "$elsewhere" -eq 0 ] || { echo "  $elsewhere load pod(s) ran off the load node"; return 1; }
@@ -1281,7 +1292,7 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
     step "a guestbook signing's SMS reaches the host's sink once (notifier pod, after commit)" notifier_sms
     step "helm test" helm_test
     step "the load runner's image (load-tests, Jib) in the local registry" runner_image \
-      && step "runners as pods: the loadtest chart's Indexed Job (2 paused runners) started within a second by its starter Job" runners_as_pods \
+      && step "runners as pods: the loadtest chart's Indexed Job (2 paused runners) started within a second by its starter Job, one report of both" runners_as_pods \
       && step "helm test of the load: the verdict across both runners and their CPU, from Prometheus" runners_verdict \
       && step "a runner held to 100 millicores: the verdict is inconclusive (exit 75), not the system's" runners_starved
     step "NetworkPolicy: a pod without the release's labels reaches the gateway's http, no other http nor any management port" np_unlabelled

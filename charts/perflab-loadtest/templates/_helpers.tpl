@@ -88,6 +88,11 @@ render instead of a runner pod. */}}
 - { name: SUMMARY_DIR, value: /tmp }
 - name: SUMMARY_NAME
   value: {{ .name | quote }}
+{{- with .root.Values.results.samples.keepFor }}
+- { name: JTL, value: /tmp/samples.jtl }
+- name: KEEP_SAMPLES
+  value: {{ . | quote }}
+{{- end }}
 {{- if $prometheus.enabled }}
 - name: PROMETHEUS_RW_URL
   value: {{ $prometheus.url | quote }}

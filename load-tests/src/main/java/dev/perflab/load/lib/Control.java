@@ -117,12 +117,13 @@ final class Control implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Serves the run's JTL at {@code GET /v1/samples} until {@code POST /v1/release} or {@code keep} has passed
-	 * (printing when each happens), then returns.
-	 */
-	void keep(Path jtl, Duration keep) throws InterruptedException {
+	/** Serves the run's JTL at {@code GET /v1/samples} from now on. */
+	void serve(Path jtl) {
 		this.samples = jtl;
+	}
+
+	/** Waits until {@code POST /v1/release} or {@code keep} has passed (printing when each happens). */
+	void keep(Duration keep) throws InterruptedException {
 		System.out.println("samples: kept at GET /v1/samples for " + Durations.format(keep)
 				+ " or until POST /v1/release (load-tests report)");
 		System.out.flush();

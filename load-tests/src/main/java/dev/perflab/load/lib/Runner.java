@@ -106,6 +106,10 @@ public final class Runner {
 					System.out.println("stopped by " + stoppedBy + " before the schedule's end: exit " + STOPPED);
 				}
 				result = status;
+				// served from here on, so that a runner that says it is done serves its samples
+				if (keepSamples != null && !"SIGTERM".equals(stoppedBy)) {
+					control.serve(settings.jtl().orElseThrow());
+				}
 			}
 			finally {
 				state.done(status);
@@ -119,7 +123,7 @@ public final class Runner {
 			}
 			// the samples kept for whoever makes the run's report (`load-tests report`), unless the JVM is going away
 			if (keepSamples != null && !"SIGTERM".equals(state.stoppedBy())) {
-				control.keep(settings.jtl().orElseThrow(), keepSamples);
+				control.keep(keepSamples);
 			}
 			return result;
 		}
