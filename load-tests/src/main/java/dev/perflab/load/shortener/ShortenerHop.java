@@ -2,6 +2,7 @@ package dev.perflab.load.shortener;
 
 import java.util.List;
 
+import dev.perflab.load.lib.Durations;
 import dev.perflab.load.lib.Load;
 import dev.perflab.load.lib.Scenario;
 import dev.perflab.load.lib.Settings;
@@ -17,10 +18,13 @@ import static us.abstracta.jmeter.javadsl.JmeterDsl.httpSampler;
 /**
  * One redirect URL at a constant arrival rate (an open model: the rate is offered whatever the latency, unlike wrk's
  * closed loop of connections): the same rate against the shortener direct, a bare Spring Cloud Gateway and the
- * gateway's proxy hop, the p50 and p99 each adds read side by side.
+ * gateway's proxy hop, the p50 and p99 each adds read side by side. With VUS, a closed loop of that many callers
+ * instead, each sending its next request when the last is answered, as wrk's connections do: the generator's own cost
+ * per request measured beside wrk's on the same URL (scripts/bench/bench-generator.sh).
  *
  * <pre>
  *   URL=http://127.0.0.1:8083/s/&lt;code&gt; RATE=5000 DURATION=15s WARMUP=0s MAX_VUS=1000
+ *   URL=http://127.0.0.1:18302/s/x VUS=64 DURATION=20s WARMUP=0s
  * </pre>
  */
 public final class ShortenerHop implements Scenario {
@@ -32,6 +36,10 @@ public final class ShortenerHop implements Scenario {
 
 	@Override
 	public Load load(Settings settings) {
+		if (!settings.text("VUS", "").isEmpty()) {
+			return Load.closed(settings.positiveInt("VUS", 64),
+					settings.duration().orElse(Durations.parse("DURATION", "20s")), settings.gracefulStop());
+		}
 		return Load.open(1000, settings.positiveInt("MAX_VUS", 1000));
 	}
 
