@@ -1,8 +1,18 @@
 #!/usr/bin/env bash
-# The gateway hop and the redirect path, measured side by side in one run with one load generator (wrk, loopback):
+# The gateway hop and the redirect path, measured side by side in one run on loopback:
 #   nginx `return 302` (the physical reference) | shortener direct | nginx `proxy_pass` in front of the shortener
 #   | gateway (edge cache hit) | gateway with the edge cache off (a plain proxy hop) | an authenticated API read,
-#   gateway vs direct, then the redirect under an open model (fortio at a constant rate). Every ratio is printed against its goal.
+#   gateway vs direct, then the redirect under an open model. Every ratio is printed against its goal.
+# Which tool measures which row, and why:
+#   closed-loop rows (every row above, `ab` too)  wrk (-t1 -cCONNS): a fixed number of connections, each sending its
+#       next request once the last is answered; one C thread drives tens of thousands of redirects/s, so the
+#       capacity measured is the hop's, not the generator's (req/s, p50, p99, CPU per request)
+#   open-model rows (after them)  fortio (`fortio load -qps R`): a constant arrival rate, whatever the hop answers;
+#       it reports the requests it could not send on schedule, so a row whose generator fell behind is marked
+#       inconclusive instead of measuring the generator's wait
+#   `cold` and `warm-start`  the load runner's shortener-smoke (load-tests/): seed 004's mix, a link created then
+#       followed ten times, each step checked (a 201, a 301/302 to that link), at a constant arrival rate: a
+#       multi-step scenario neither wrk nor fortio can send
 # Needs the running stack (make up). Run it on a quiet machine: every process shares the same cores.
 # Usage: scripts/bench/bench-gateway.sh [seconds per run, default 10] [connections, 64]
 # Settings (environment):
@@ -24,9 +34,9 @@
 #                               with CPU of their own: what the hop costs when it does not take the service's CPU
 set -euo pipefail
 source "$(dirname "$0")/../lib/env.sh"
+# shellcheck source=scripts/bench/bench-tools.sh
+source "$(dirname "$0")/bench-tools.sh"
 cd "$PERFLAB_ROOT"
-PERFLAB_WITH_BENCH_TOOLS=1 scripts/stack/install.sh >/dev/null
-scripts/bench/bench-tools.sh   # fortio, the open-model rows' generator
 mode=run; case "${1:-}" in cold|ab|warm-start) mode=$1; shift ;; esac
 secs=${1:-10}; conns=${2:-64}
 NGINX_PORT=${PERFLAB_BENCH_NGINX_PORT:-18081}
@@ -37,16 +47,19 @@ BARE_PORT=18060   # bench/bare-gateway on Server WebFlux
 MVC_PORT=18050    # and on Server MVC
 gw="http://127.0.0.1:$PERFLAB_GATEWAY_PORT"; direct="http://127.0.0.1:$PERFLAB_SHORTENER_PORT"
 out="$PERFLAB_RUN/bench"; mkdir -p "$out"
+case $mode in cold | warm-start) bench_runner "$out" ;; *) bench_tools ;; esac   # the generators of the mode's rows
 
 # scripts/bench/bench-gateway.sh warm-start [seconds, default 60] [iterations/s, default 60]: a fresh gateway's first minute
 # with each JDK AOT cache, one after the other in one run: none; classes only (a context refresh, how every image was
 # trained before); classes and method profiles (trained with traffic, scripts/lib/aot-train.sh). Both caches are trained
 # here from this jar first. Per arm: JVM start to readiness UP (its warm-up included), then seed 004's mix at a
-# constant arrival rate; the gateway's own answers per second (its access lines), the seconds from readiness until
-# its answers over 5 s reach 90% of the offered rate, the first minute's p95 and the load generator's CPU (k6).
+# constant arrival rate (the load runner's shortener-smoke, set up paused once the gateway is ready, its setup probing
+# the gateway, then started: "load at" is that gap after readiness); the gateway's own answers per second (its
+# access lines), the seconds from the load's start until its answers over 5 s reach 90% of the offered rate, the first
+# minute's p95 and the load runner's CPU over its schedule (its JVM's start and setup left out).
 if [ "$mode" = warm-start ]; then
   secs=${1:-60}; rate=${2:-60}
-  ws="$out/warm-start"; rm -rf "$ws"; mkdir -p "$ws/k6"
+  ws="$out/warm-start"; rm -rf "$ws"; mkdir -p "$ws/runner"
   cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$ws/gateway.jar"
   launch="$(launch_jar "$ws/gateway.jar")"
   log "training the two caches of $(basename "$(dirname "$launch")") (classes by a context refresh; profiles with $AOT_TRAIN_REQUESTS requests)"
@@ -70,50 +83,56 @@ if [ "$mode" = warm-start ]; then
       sleep 1
     done
   }
-  arm_pid=""
-  trap '[ -z "$arm_pid" ] || kill $arm_pid 2>/dev/null || true' EXIT
+  arm_pid=""; RUNNER_PID=""
+  trap 'kill $arm_pid $RUNNER_PID 2>/dev/null || true' EXIT
   trap 'exit 1' INT TERM
-  printf '%-9s %9s %7s %11s %9s %9s %-22s %s\n' cache "cache MB" ready "to 90% (s)" "offered/s" "p95 (ms)" "iterations" "k6 CPU (one core)" >"$ws/table.txt"
+  hz=$(getconf CLK_TCK)
+  printf '%-9s %9s %7s %8s %11s %9s %9s %-22s %s\n' cache "cache MB" ready "load at" "to 90% (s)" "offered/s" "p95 (ms)" "iterations" "runner CPU (one core)" >"$ws/table.txt"
   warm_arm() {  # ARM (none, classes, profiles): one fresh gateway with that cache, its row appended to the table
-    local arm=$1 aot t0 ready cpu0 k6_cpu counter_pid summary offered to90
+    local arm=$1 aot t0 t1 ready at token cpu0 setup_cpu runner_cpu counter_pid summary offered to90
     # AOTMode=on: a cache that does not map stops the JVM instead of running the arm without it
     aot=""; [ "$arm" = none ] || aot=" -XX:AOTMode=on -XX:AOTCache=$ws/$arm.aot"
     # shellcheck disable=SC2086  # PERFLAB_BENCH_A_ENV: "K=V ..." for every arm (e.g. PERFLAB_GATEWAY_WARMUP_REQUESTS=0)
     app_jvm gateway "$ws/gateway.jar" "$PROXY_PORT" JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS$aot" ${PERFLAB_BENCH_A_ENV:-}
+    token=$(scripts/lib/jwt.sh token "warm-$arm-$RANDOM" 1 3600)
     t0=$(date +%s.%N)
     "${APP_JVM[@]}" >"$ws/$arm.log" 2>&1 &
     arm_pid=$!
     await_ready "$PROXY_PORT" "$arm_pid" "$ws/$arm.log" || exit 1
-    ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-    mkdir -p "$ws/k6/$arm"; children_cpu; cpu0=$(cat "$ws/cpu")
+    t1=$(date +%s.%N); ready=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+    mkdir -p "$ws/runner/$arm"; children_cpu; cpu0=$(cat "$ws/cpu")
+    runner_paused run shortener-smoke BASE_URL="http://127.0.0.1:$PROXY_PORT" TOKEN="$token" RATE="$rate" DURATION="${secs}s" \
+      WARMUP=0s SUMMARY_DIR="$ws/runner/$arm" >"$ws/runner/$arm.txt" 2>&1 || { echo "the load runner never started: $ws/runner/$arm.txt" >&2; exit 1; }
+    setup_cpu=$(cpu_ticks "$RUNNER_JVM")
     answered_each_second "$(mgmt_port "$PROXY_PORT")" "$ws/$arm.answered" & counter_pid=$!
-    "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
-      -e TOKEN="$(scripts/lib/jwt.sh token "warm-$arm-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
-      -e WARMUP=0s -e SUMMARY_DIR="$ws/k6/$arm" k6-tests/shortener/smoke.js >"$ws/k6/$arm.txt" 2>&1 &
-    wait $! || true
-    children_cpu; k6_cpu=$(awk -v a="$cpu0" '{ print $1 - a }' "$ws/cpu")   # before the counter's CPU joins it
+    runner_start || exit 1
+    at=$(awk -v a="$t1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    wait "$RUNNER_PID" || true; RUNNER_PID=""
+    # the runner's CPU over its schedule: its process's CPU in all, less what its JVM had spent when it was started
+    children_cpu; runner_cpu=$(awk -v a="$cpu0" -v s="$setup_cpu" -v hz="$hz" '{ print $1 - a - s / hz }' "$ws/cpu")   # before the counter's CPU joins it
     kill $counter_pid; wait $counter_pid 2>/dev/null || true
     kill -TERM $arm_pid; wait $arm_pid 2>/dev/null || true; arm_pid=""
-    # answers per second: the differences of the gateway's count, from readiness on
+    # answers per second: the differences of the gateway's count, from the load's start on
     awk 'NR > 1 { print $1 - last } { last = $1 }' "$ws/$arm.answered" >"$ws/$arm.per-second"
-    summary="$ws/k6/$arm/shortener-smoke-summary.json"
+    summary="$ws/runner/$arm/shortener-smoke-summary.json"
     offered=$(jq -r --argjson it "$rate" '($it * ((.metrics.http_reqs.values.count // 0) / ((.metrics.iterations.values.count // 1) | if . == 0 then 1 else . end)))' "$summary")
     to90=$(awk -v want="$offered" '{ a[NR] = $1 } END { for (i = 1; i + 4 <= NR; i++) { s = 0; for (j = i; j < i + 5; j++) s += a[j]; if (s / 5 >= 0.9 * want) { print i - 1; exit } } print "never" }' "$ws/$arm.per-second")
-    printf '%-9s %9s %7s %11s %9.0f %9.1f %-22s %s\n' "$arm" "$( [ "$arm" = none ] && echo - || echo $(( $(stat -c %s "$ws/$arm.aot") / 1048576 )))" "${ready}s" "$to90" "$offered" \
+    printf '%-9s %9s %7s %8s %11s %9.0f %9.1f %-22s %s\n' "$arm" "$( [ "$arm" = none ] && echo - || echo $(( $(stat -c %s "$ws/$arm.aot") / 1048576 )))" "${ready}s" "+${at}s" "$to90" "$offered" \
       "$(jq -r '.metrics.http_req_duration.values["p(95)"]' "$summary")" \
       "$(jq -r '"\(.metrics.iterations.values.count) (\(.metrics.dropped_iterations.values.count // 0) dropped)"' "$summary")" \
-      "$(awk -v t="$k6_cpu" -v s="$secs" 'BEGIN { printf "%.0f%%", 100 * t / s }')" >>"$ws/table.txt"
+      "$(awk -v t="$runner_cpu" -v s="$secs" 'BEGIN { printf "%.0f%%", 100 * t / s }')" >>"$ws/table.txt"
   }
   for arm in none classes profiles; do warm_arm "$arm"; done
-  echo "warm start: seed 004's mix at $rate it/s for $secs s right after readiness, one gateway at a time on :$PROXY_PORT${PERFLAB_BENCH_A_ENV:+ ($PERFLAB_BENCH_A_ENV)}; k6 on this host (load $(cut -d' ' -f1-3 /proc/loadavg))"
+  echo "warm start: seed 004's mix at $rate it/s for $secs s once ready (and the load runner set up: load at), one gateway at a time on :$PROXY_PORT${PERFLAB_BENCH_A_ENV:+ ($PERFLAB_BENCH_A_ENV)}; the load runner on this host (load $(cut -d' ' -f1-3 /proc/loadavg))"
   cat "$ws/table.txt"
   exit 0
 fi
 
 # scripts/bench/bench-gateway.sh cold [seconds, default 60] [iterations/s, default 200]: the first minute of a gateway.
-# A fresh gateway (the stack's settings: edge cache on, default rate limits) on the proxy port; the moment its
-# readiness turns UP, seed 004's mix (k6-tests/shortener/smoke.js: create one link, follow it ten times) runs at a
-# constant arrival rate. Prints the time to readiness, failed creates and redirects, and the p95 of each.
+# A fresh gateway (the stack's settings: edge cache on, default rate limits) on the proxy port; once its readiness
+# turns UP, seed 004's mix (the load runner's shortener-smoke: create one link, follow it ten times) runs at a constant
+# arrival rate, the runner set up paused (its setup probes the gateway) and started at once. Prints the time to
+# readiness and to the load's start, failed creates and redirects, and the p95 of each.
 if [ "$mode" = cold ]; then
   secs=${1:-60}; rate=${2:-200}
   # named gateway.jar, as the stack's: an AOT cache is bound to its class path's jar names, so the stack's cache of
@@ -122,18 +141,20 @@ if [ "$mode" = cold ]; then
   # shellcheck disable=SC2086  # the command made (its jar extracted, its cache found) before the clock starts
   app_jvm gateway "$out/cold/gateway.jar" "$PROXY_PORT" ${PERFLAB_BENCH_A_ENV:-}
   with="no AOT cache"; [[ "${APP_JVM[*]}" != *-XX:AOTCache=* ]] || with="the stack's AOT cache"
+  token=$(scripts/lib/jwt.sh token "cold-$RANDOM" 1 3600); rm -f "$out/cold/shortener-smoke-summary.json"
   t0=$(date +%s.%N)
   "${APP_JVM[@]}" >"$out/cold-gateway.log" 2>&1 &
-  cold_pid=$!
-  trap 'kill $cold_pid 2>/dev/null || true' EXIT
+  cold_pid=$!; RUNNER_PID=""
+  trap 'kill $cold_pid $RUNNER_PID 2>/dev/null || true' EXIT
   trap 'exit 1' INT TERM
   await_ready "$PROXY_PORT" "$cold_pid" "$out/cold-gateway.log" || exit 1
-  ready=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-  mkdir -p "$out/k6"
-  "$K6_BIN" run --no-usage-report --quiet -e BASE_URL="http://127.0.0.1:$PROXY_PORT" \
-    -e TOKEN="$(scripts/lib/jwt.sh token "cold-$RANDOM" 1 3600)" -e RATE="$rate" -e DURATION="${secs}s" \
-    -e WARMUP=0s -e SUMMARY_DIR="$out/k6" k6-tests/shortener/smoke.js >"$out/k6/cold.txt" 2>&1 || true
-  scripts/bench/gateway-cold.py "$out/k6/shortener-smoke-summary.json" "$ready" "$rate" "$secs" "$with"
+  t1=$(date +%s.%N); ready=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')
+  runner_paused run shortener-smoke BASE_URL="http://127.0.0.1:$PROXY_PORT" TOKEN="$token" RATE="$rate" DURATION="${secs}s" \
+    WARMUP=0s SUMMARY_DIR="$out/cold" >"$out/cold/runner.txt" 2>&1 || { echo "the load runner never started: $out/cold/runner.txt" >&2; exit 1; }
+  runner_start || exit 1
+  at=$(awk -v a="$t1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+  wait "$RUNNER_PID" || true; RUNNER_PID=""
+  scripts/bench/gateway-cold.py "$out/cold/shortener-smoke-summary.json" "$ready" "$rate" "$secs" "$with" "$at"
   grep -o '"message":"warm-up[^"]*"' "$out/cold-gateway.log" || true
   exit 0
 fi
@@ -165,8 +186,8 @@ start_proxy() { # port jar extra-env log
 cp "${PERFLAB_BENCH_A_JAR:-gateway/target/gateway.jar}" "$out/gateway-a.jar"   # a copy: a rebuild must not pull the jar from under it
 start_proxy "$PROXY_PORT" "$out/gateway-a.jar" "${PERFLAB_BENCH_A_ENV:-}" "$out/proxy-gateway.log"; proxy_pid=$!
 b_pid=
-if [ -n "${PERFLAB_BENCH_B_JAR:-}" ]; then
-  cp "$PERFLAB_BENCH_B_JAR" "$out/gateway-b.jar"
+if [ -n "${PERFLAB_BENCH_B_JAR:-}${PERFLAB_BENCH_B_ENV:-}" ]; then   # B: another build, or A's jar with other settings
+  cp "${PERFLAB_BENCH_B_JAR:-$out/gateway-a.jar}" "$out/gateway-b.jar"
   start_proxy "$B_PORT" "$out/gateway-b.jar" "${PERFLAB_BENCH_B_ENV:-}" "$out/proxy-gateway-b.log"; b_pid=$!
 fi
 # the framework's floor: Spring Cloud Gateway, the same version, one route to the shortener, nothing of ours and
@@ -297,7 +318,7 @@ if [ "$mode" = ab ]; then
   exit 0
 fi
 
-echo "wrk -t1 -c$conns, ${WARMUP:-8} s warm-up + ${secs} s per row, code $code, $(nproc) cores shared by load generator and system"
+echo "$BENCH_TOOLS; wrk -t1 -c$conns, ${WARMUP:-8} s warm-up + ${secs} s per row, code $code, $(nproc) cores shared by load generator and system"
 quick=${PERFLAB_BENCH_QUICK:-}
 [ -n "$quick" ] || run nginx302 "nginx return 302 (reference)" "http://127.0.0.1:$NGINX_PORT/s/$code" "$nginx_worker"
 run direct "redirect: shortener direct" "$direct/s/$code" ""
@@ -321,7 +342,7 @@ if [ -n "$b_pid" ]; then
   run apiB "B API read: gateway (JWT, rate limit, proxy)" "http://127.0.0.1:$B_PORT/v1/short-links/$code" "$b_pid" "Authorization: Bearer $token"
 fi
 
-# The open model: the same redirect at a constant arrival rate (fortio $FORTIO_VERSION), the shortener direct, bare
+# The open model: the same redirect at a constant arrival rate (fortio), the shortener direct, bare
 # Spring Cloud Gateway WebFlux and the gateway's proxy hop one after the other, at half the direct row's closed-loop
 # capacity and at PERFLAB_BENCH_OPEN_RATES (default 1000) requests/s, OPEN_SECS (15) each: the p50 and p99 each hop
 # adds. The generator's own health is judged as every run's (scripts/lib/generator.py): a row whose generator went above

@@ -21,7 +21,7 @@ SERVER_CPU=${SERVER_CPU:-1} GENERATOR_CPU=${GENERATOR_CPU:-0}
 work="$(mktemp -d)"
 nginx_pid=""
 trap '[ -z "$nginx_pid" ] || kill "$nginx_pid" 2>/dev/null; rm -rf "$work"' EXIT
-port=18302
+port=18390
 cat >"$work/nginx.conf" <<NGINX
 daemon off;
 worker_processes 1;

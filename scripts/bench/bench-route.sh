@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Seed 002 side by side in one run: 1,000 concurrent readers of one 20k-point route (k6 on loopback, bounded), each
+# Seed 002 side by side in one run: 1,000 concurrent readers of one 20k-point route (on loopback, bounded), each
 # target on its own JVM (-Xmx1g G1) or nginx, measured one after the other:
-#   nginx      the same gzipped bytes from a file: the physical reference (this box, this load generator)
+#   nginx      the same gzipped bytes from a file: the physical reference (this box, these load generators)
 #   fixed      points-fetch=jdbc-stream with the body cache (the defaults)
 #   gateway    the same fixed instance through the gateway (bearer token checked, identity signed; rate limit lifted)
 #   gatewaynocache  the same, the gateway's revalidated body cache off (every read carries the body over both hops)
@@ -11,10 +11,20 @@
 #              caches cold
 #   stream     points-fetch=jdbc-stream, body cache off: every read streams from MySQL
 #   seed       points-fetch=interface-projection, body cache off: seed 002's start
-# Per target: a wave (VUS users, one request each, all at once: the seed's JMeter plan) and a sustained run (VUS
-# readers for SECONDS); per JVM, its GC and its old generation sampled every 2 s over both, and the target's accept
-# queue peak. Needs the stores
-# (scripts/stack/stack.sh stores); the first run seeds the 100 routes (about a minute), later runs reuse them.
+# Per target two rows, each offered by the tool that has that load:
+#   wave       VUS users, one request each, started at once (the seed's JMeter plan): the load runner's
+#              route-readers, MODE=wave (load-tests/), JMeter as the seed's own plan was. Neither wrk (every
+#              connection reads again and again for a duration) nor fortio (a rate, and a request on each connection
+#              before its clock starts) sends one request per user. JMeter starts a group's threads one after
+#              another, so against a fast target the first readers are answered before the last start: in_flight
+#              (the most readers in flight at once) says how much of a wave the target met.
+#   sustained  VUS readers reading back to back for SECONDS, a closed loop of VUS connections: wrk (-t2, a 60 s
+#              timeout, as the readers had), the lightest generator on the two cores it shares with the targets; a Lua
+#              script reads the 100 routes of fixed100 and gateway100 in turn and reports the p95. wrk stops at
+#              SECONDS and counts no read still in flight then: a target slower than that shows it as a max near
+#              SECONDS, its tail cut.
+# Per JVM, its GC and its old generation sampled every 2 s over both rows, and the target's accept queue peak. Needs
+# the stores (scripts/stack/stack.sh stores); the first run seeds the 100 routes (about a minute), later runs reuse them.
 # Usage: scripts/bench/bench-route.sh [seconds of each sustained run, default 20]  (VUS=1000 by default)
 #   TARGETS="fixed gateway"   only these targets (default: all eight)
 #   MODES=wave                only these runs of each target (default: "wave sustained")
@@ -24,10 +34,13 @@
 #   PERFLAB_BENCH_JFR=1       a JFR recording of each JVM target during its rows, and its hot methods
 set -euo pipefail
 source "$(dirname "$0")/../lib/env.sh"
+# shellcheck source=scripts/bench/bench-tools.sh
+source "$(dirname "$0")/bench-tools.sh"
 cd "$PERFLAB_ROOT"
-PERFLAB_WITH_BENCH_TOOLS=1 scripts/stack/install.sh >/dev/null
+bench_tools wrk nginx
 secs=${1:-20}; vus=${VUS:-1000}
 out="$PERFLAB_RUN/bench/route"; mkdir -p "$out"
+bench_runner "$out"   # the waves' generator
 [ -f services/route/target/route.jar ] || ./mvnw -q -B -pl services/route -am package -DskipTests
 # run a copy: a rebuild must not pull the jar from under the running instances
 cp services/route/target/route.jar "$out/route.jar"
@@ -120,15 +133,43 @@ fi
 ! { wants gateway || wants gateway100; } || warm_until_settled 18304 "Authorization: Bearer $token"
 ! wants gatewaynocache || warm_until_settled 18305 "Authorization: Bearer $token"
 
-k6run() { # name port mode path
-  local who=(-e IDENTITY="$identity"); [[ "$1" != gateway* ]] || who=(-e TOKEN="$token")
-  local which=(-e ROUTE="$route"); [ "$1" != gateway100 ] || which=(-e ROUTES="$routes100")
-  [ "$1" != fixed100 ] || which=(-e ROUTES="$routes100a")
-  "$K6_BIN" run --no-usage-report --quiet --no-thresholds -e BASE_URL="http://127.0.0.1:$2" "${who[@]}" \
-    "${which[@]}" -e POINTS_PATH="$4" -e MODE="$3" -e VUS="$vus" -e DURATION="${secs}s" \
-    -e SUMMARY_DIR="$out" -e SUMMARY_NAME="$1-$3" k6-tests/route/readers.js >/dev/null 2>&1 || true
+# wrk's sustained readers: each request reads the next of the paths given after `--`, round robin (one path: always
+# that one); done() prints wrk's figures as one JSON line (wrk prints no p95 of its own)
+cat >"$out/readers.lua" <<'LUA'
+local requests, i = {}, 0
+function init(args)
+  for _, path in ipairs(args) do requests[#requests + 1] = wrk.format(nil, path) end
+end
+function request()
+  i = i % #requests + 1
+  return requests[i]
+end
+function done(summary, latency)
+  local e = summary.errors
+  io.write(string.format('{"requests":%d,"duration_us":%d,"connect":%d,"read":%d,"write":%d,"status":%d,' ..
+    '"timeout":%d,"p50_us":%d,"p95_us":%d,"mean_us":%.0f,"max_us":%d}\n', summary.requests, summary.duration,
+    e.connect, e.read, e.write, e.status, e.timeout, latency:percentile(50), latency:percentile(95), latency.mean,
+    latency.max))
+end
+LUA
+readers() { # name port mode path: the row's load, its figures in $out/name-mode.*
+  local routes=$route who=(IDENTITY="$identity") header="X-Perflab-Identity: $identity" paths=() id
+  [ "$1" != fixed100 ] || routes=$routes100a
+  [ "$1" != gateway100 ] || routes=$routes100
+  [[ "$1" != gateway* ]] || { who=(TOKEN="$token"); header="Authorization: Bearer $token"; }
+  rm -f "$out/$1-$3-summary.json" "$out/$1-$3.wrk"
+  if [ "$3" = wave ]; then
+    load_runner run route-readers BASE_URL="http://127.0.0.1:$2" "${who[@]}" ROUTES="$routes" ${4:+POINTS_PATH="$4"} \
+      MODE=wave VUS="$vus" SUMMARY_DIR="$out" SUMMARY_NAME="$1-wave" >"$out/$1-wave.txt" 2>&1 || true
+  else
+    if [ -n "$4" ]; then paths=("$4"); else for id in ${routes//,/ }; do paths+=("/v1/routes/$id/points"); done; fi
+    wrk -t"$(( vus < 2 ? 1 : 2 ))" -c"$vus" -d"${secs}s" --timeout 60s -H "$header" -H 'Accept-Encoding: gzip' \
+      -s "$out/readers.lua" "http://127.0.0.1:$2/" -- "${paths[@]}" >"$out/$1-$3.wrk" 2>&1 || true
+  fi
 }
-figures() { scripts/bench/route-figures.py "$out/$1-summary.json" "$2"; }
+figures() { # name-mode: requests, ok/s, p50, p95, mean, max (ms), failed %
+  if [ -f "$out/$1.wrk" ]; then scripts/bench/route-figures.py "$out/$1.wrk"; else scripts/bench/route-figures.py "$out/$1-summary.json"; fi
+}
 gcstat() { { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" || true; } | awk '
   /^jvm_gc_pause_seconds_sum/ {s+=$NF} /^jvm_gc_pause_seconds_count/ {c+=$NF}
   /^jvm_gc_memory_allocated_bytes_total/ {a=$NF} /^jvm_gc_memory_promoted_bytes_total/ {p=$NF}
@@ -159,8 +200,8 @@ acceptq() { awk '{ if ($1 > m) m = $1 } END { printf "accept queue peak %d", m }
 oldgen() { awk 'NR == 1 { f = $1 } { if ($1 > m) m = $1; l = $1; n++ }
   END { if (n) printf "old gen every 2 s: first %d MB, max %d MB, last %d MB (%d samples)", f, m, l, n; else printf "old gen: no samples" }' "$1"; }
 
-echo "== seed 002: $vus readers of route $route (20,000 points; $plain bytes of JSON, $gz gzipped), -Xmx1g G1, k6 on loopback"
-printf '%-44s %8s %9s %8s %8s %8s %8s %7s\n' target requests ok/s p50_ms p95_ms mean_ms max_ms errors
+echo "== seed 002: $vus readers of route $route (20,000 points; $plain bytes of JSON, $gz gzipped), -Xmx1g G1; waves: the load runner, sustained: wrk, on loopback ($BENCH_TOOLS)"
+printf '%-44s %8s %9s %8s %8s %8s %8s %7s %9s\n' target requests ok/s p50_ms p95_ms mean_ms max_ms errors in_flight
 declare -A rps p95 mean
 for target in nginx:18300:/points fixed:18301: fixed100:18301: gateway:18304: gateway100:18304: gatewaynocache:18305: stream:18302: seed:18303:; do
   IFS=: read -r name port path <<<"$target"
@@ -176,16 +217,16 @@ for target in nginx:18300:/points fixed:18301: fixed100:18301: gateway:18304: ga
   jfr=; if [ -n "${PERFLAB_BENCH_JFR:-}" ] && [ "$name" != nginx ]; then
     jfr="$out/$name.jfr"; jcmd "$pid" JFR.start name=points settings=profile filename="$jfr" >/dev/null || jfr=
   fi
-  # fixed100 and gateway100 leave the path to readers.js (ROUTES): a path would send all their readers to one route
+  # fixed100 and gateway100 leave the path to their readers (ROUTES): a path would send all their readers to one route
   [ -n "$path" ] || [[ "$name" == *100 ]] || path="/v1/routes/$route/points"
   label=$(case $name in nginx) echo "nginx, the same gzipped bytes (reference)";; fixed) echo "jdbc-stream + body cache (fixed)";;
     gateway) echo "the same, through the gateway";; gatewaynocache) echo "through the gateway, its body cache off";;
     gateway100) echo "100 routes, through the gateway, cold";; fixed100) echo "100 routes, straight at route, cold";;
     stream) echo "jdbc-stream, no cache";; seed) echo "interface-projection, no cache (seed)";; esac)
   for mode in ${MODES:-wave sustained}; do
-    k6run "$name" "$port" "$mode" "$path"
-    read -r n r p50 p95v avg max err <<<"$(figures "$name-$mode" "$([ "$mode" = sustained ] && echo "$secs" || echo -)")"
-    printf '%-44s %8s %9s %8s %8s %8s %8s %6s%%\n' "$label, $mode" "$n" "$r" "$p50" "$p95v" "$avg" "$max" "$err"
+    readers "$name" "$port" "$mode" "$path"
+    read -r n r p50 p95v avg max err peak <<<"$(figures "$name-$mode")"
+    printf '%-44s %8s %9s %8s %8s %8s %8s %6s%% %9s\n' "$label, $mode" "$n" "$r" "$p50" "$p95v" "$avg" "$max" "$err" "$peak"
     rps[$name-$mode]=$r; p95[$name-$mode]=$p95v; mean[$name-$mode]=$avg
   done
   for sp in "${samplers[@]}"; do kill "$sp" 2>/dev/null || true; wait "$sp" 2>/dev/null || true; done
