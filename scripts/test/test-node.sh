@@ -813,10 +813,17 @@ runners_as_pods() {  # the loadtest chart's Jobs: two paused runner pods of the 
   run="perflab-load-shortener-smoke-$LOAD_RUN"
   # one report from both runners' samples (each keeps them once done, until the report takes them): then they exit
   local report=""
+  # ended, not passed: a runner whose own share crossed a threshold exits 99 (its Job then Failed); the verdict across
+  # both judges the run (runners_verdict). Any other exit is a runner that broke.
   k -n "$NS" wait --for=condition=complete "job/$run-starter" --timeout=120s >/dev/null \
     && report="$(KUBECONFIG="$KC" KUBECTL="$KUBECTL" REPORT_WAIT_SECONDS=120 scripts/load/cluster-report.sh "$LOAD_RUN" "$NS" \
       2>"$WORK/report.err" | tail -n 1)" \
-    && k -n "$NS" wait --for=condition=complete "job/$run" --timeout=120s >/dev/null; local rc=$?
+    && job_done "$run" 120 >/dev/null; local rc=$?
+  local exits
+  exits="$(k -n "$NS" get pods -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" \
+    -o jsonpath='{range .items[*]}{.status.containerStatuses[0].state.terminated.exitCode}{" "}{end}')"
+  echo "  the runners exited: $exits(0: their thresholds held, 99: crossed on their share)"
+  [[ "$exits" =~ ^((0|99)\ ){2}$ ]] || rc=1
   k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o wide --no-headers | awk '{print "  " $1, $3, $7}'
   k -n "$NS" logs "job/$run-starter" 2>/dev/null | sed 's/^/  starter: /'
   local p
@@ -824,7 +831,7 @@ runners_as_pods() {  # the loadtest chart's Jobs: two paused runner pods of the 
     k -n "$NS" logs "$p" | grep -E '^ *(http_reqs|http_req_failed|shortener_redirect_duration)' | sed "s|^|  ${p#pod/}: |"
   done
   [ $rc -eq 0 ] || { tail -5 "$WORK/report.err"; k -n "$NS" describe job "$run" | tail -20; return 1; }
-  echo "  both runners ran to completion in $((SECONDS - t0)) s"
+  echo "  both runners ran to their end in $((SECONDS - t0)) s"
   # the report holds every sample of both: its count is the sum of the runners' own request counts
   local counted reported
   counted="$(k -n "$NS" logs -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" --tail=-1 \
