@@ -91,10 +91,6 @@ load_runner_built() {
   [ "$PERFLAB_LOAD_JAR" != "$PERFLAB_ROOT/load-tests/target/load-tests.jar" ] || "$PERFLAB_ROOT/scripts/stack/stack.sh" jars load-tests >&2
 }
 
-# the benches' constant-rate generator (Apache-2.0), built once per version (scripts/bench/bench-tools.sh). v1.68.2 is
-# the newest that builds here: from v1.69.0 on its CLI imports grol.io/grol, which the module proxy refuses.
-export FORTIO_VERSION="${FORTIO_VERSION:-v1.68.2}"
-export FORTIO_BIN="$PERFLAB_CACHE/bin/fortio-$FORTIO_VERSION"
 # CPU time a process has spent (user + system, in clock ticks of `getconf CLK_TCK`); 0 for no pid or a process gone:
 # the benches' CPU per request, the figure the noise of a shared machine disturbs least
 cpu_ticks() { [ -n "$1" ] && awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
