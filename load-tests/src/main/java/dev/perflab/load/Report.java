@@ -164,11 +164,29 @@ final class Report {
 		long granularity = Math.max(1000, (spanMillis / 100) / 1000 * 1000);
 		JMeterUtils.setProperty("jmeter.reportgenerator.overall_granularity", Long.toString(granularity));
 		JMeterUtils.setProperty("jmeter.reportgenerator.report_title", "perflab load run");
+		// JMeter reads the window once per JVM (PercentileAggregator's static): a report made before in this JVM fixed it
+		int window = statisticsWindow();
+		if (window < samples) {
+			throw new IOException("JMeter's statistics window is " + window + " samples in this JVM (a report made "
+					+ "before fixed it), fewer than the " + samples + " of this run: run `load-tests report` on its own");
+		}
 		try {
 			new ReportGenerator(jtl.toAbsolutePath().toString(), null).generate();
 		}
 		catch (Exception ex) {
 			throw new IOException("JMeter's report generator: " + ex.getMessage(), ex);
+		}
+	}
+
+	private static int statisticsWindow() throws IOException {
+		try {
+			java.lang.reflect.Field field = Class.forName("org.apache.jmeter.report.processor.PercentileAggregator")
+				.getDeclaredField("SLIDING_WINDOW_SIZE");
+			field.setAccessible(true);
+			return field.getInt(null);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			throw new IOException("JMeter's statistics window cannot be read: " + ex, ex);
 		}
 	}
 
