@@ -2,6 +2,9 @@ package dev.perflab.load.lib;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -34,11 +37,23 @@ final class Lane {
 	/** How long a closed part of {@link Load.Parts} runs (none of its iterations starts after it), else null. */
 	final Duration closedFor;
 
+	/**
+	 * A wave's start ({@link Load.Once}): every VU of this runner's share waits here until all of them are ready, so
+	 * their requests begin together (JMeter starts a thread group's threads one after another); else null.
+	 */
+	final CountDownLatch together;
+
 	Lane(String name, Schedule schedule, int cap, Share share, int firstVu) {
 		this(name, schedule, cap, share, firstVu, null);
 	}
 
 	private Lane(String name, Schedule schedule, int cap, Share share, int firstVu, Duration closedFor) {
+		this(name, schedule, cap, share, firstVu, closedFor, null);
+	}
+
+	private Lane(String name, Schedule schedule, int cap, Share share, int firstVu, Duration closedFor,
+			CountDownLatch together) {
+		this.together = together;
 		this.name = name;
 		this.schedule = schedule;
 		this.cap = cap;
@@ -63,7 +78,8 @@ final class Lane {
 			case Load.Arrivals a -> List.of(new Lane(MAIN, Schedule.of(0, Duration.ZERO, a.segments(), tail, share),
 					settings.maxInFlight().orElse(a.maxInFlight()), share, 0));
 			case Load.Closed c -> List.of(new Lane(MAIN, null, share.vus(c.vus()), share, share.firstVu(c.vus())));
-			case Load.Once o -> List.of(new Lane(MAIN, null, share.vus(o.vus()), share, share.firstVu(o.vus())));
+			case Load.Once o -> List.of(new Lane(MAIN, null, share.vus(o.vus()), share, share.firstVu(o.vus()), null,
+					new CountDownLatch(share.vus(o.vus()))));
 			case Load.Mix m -> m.rates().entrySet().stream().map((part) -> {
 				double rate = Math.max(1, Math.round(part.getValue() * settings.rate().orElse(1.0)));
 				return new Lane(part.getKey(), shaped(rate, settings, tail, share),
@@ -75,6 +91,28 @@ final class Lane {
 						part.getValue() instanceof Load.Closed c ? c.duration() : null);
 			}).toList();
 		};
+	}
+
+	/**
+	 * A wave's VU waits here until every VU of its share is (nothing for other lanes), at most {@code wait} (a thread
+	 * JMeter never started must not hold the others) or until {@code stopped} says the run is stopped.
+	 */
+	void awaitTogether(BooleanSupplier stopped, Duration wait) {
+		if (this.together == null) {
+			return;
+		}
+		this.together.countDown();
+		long deadline = System.nanoTime() + wait.toNanos();
+		try {
+			while (!this.together.await(50, TimeUnit.MILLISECONDS)) {
+				if (stopped.getAsBoolean() || System.nanoTime() > deadline) {
+					return;
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private static Schedule shaped(double rate, Settings settings, Duration tail, Share share) {

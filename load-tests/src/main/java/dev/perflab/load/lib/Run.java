@@ -23,6 +23,9 @@ import org.apache.jmeter.threads.JMeterVariables;
  */
 public final class Run {
 
+	/** How long a wave's VU waits for the others before it goes on without them. */
+	static final java.time.Duration TOGETHER_WAIT = java.time.Duration.ofSeconds(60);
+
 	private final List<Lane> lanes;
 
 	private final List<String> tokens;
@@ -90,6 +93,7 @@ public final class Run {
 	Iteration begin(int lane, int thread) {
 		Lane l = this.lanes.get(lane);
 		Schedule schedule = l.schedule;
+		l.awaitTogether(() -> this.state.stopAskedAt() != 0, TOGETHER_WAIT);
 		long now = System.currentTimeMillis();
 		long order = l.seen.getAndIncrement();
 		// numbered in the whole run: several runners' iterations never share a number, nor their VUs
