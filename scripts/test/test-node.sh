@@ -724,8 +724,9 @@ runner_job() {  # RUN_ID: the name of the loadtest chart's runner Job of that ru
 report_json() {  # a runner's log on stdin -> its end-of-test report (its text summary's lines,
   # "  <metric> <stat>=<value> ...") as the summary file's shape: {"metrics": {<metric>: {"values": {<stat>: n}}}}
   jq -Rn '{metrics: ([inputs | select(test("^  [a-z_]+(\\{[^}]*\\})? +[a-z0-9()]+="))
-    | capture("^  (?<name>\\S+) +(?<stats>.*?)( ✓| ✗ THRESHOLD FAILED)?$")
-    | {key: .name, value: {values: ([.stats | split(" ")[] | split("=") | {key: .[0], value: (.[1] | tonumber? // .[1])}]
+    | capture("^  (?<name>[a-z_]+(\\{[^}]*\\})?) +(?<stats>.*?)( ✓| ✗ THRESHOLD FAILED)?$")
+    | {key: .name, value: {values: ([.stats | split(" ")[] | select(contains("=")) | split("=")
+        | {key: .[0], value: (.[1] | tonumber? // .[1])}]
       | from_entries)}}] | from_entries)} | if .metrics.http_reqs then . else error("no end-of-test report in the log") end'
 }
 load_install() {
