@@ -3,7 +3,7 @@
 
   check-no-k6.py [ROOT]
 
-k6 (go.k6.io/k6) is AGPL-3.0 and the package registries perflab builds from list it as not to use; its operator's
+k6 (its Go module under go.k6.io) is AGPL-3.0 and the package registries perflab builds from list it as not to use; its operator's
 TestRun path went with it (docs/load-testing.md says why and what replaced it). Every file git knows is read: in a
 Markdown file only its code blocks (the commands a reader would run; prose may name k6 to compare), in any other file
 every line. A line fails when it names the module, the image, the operator or its resources, the binary as a command,
