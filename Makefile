@@ -6,7 +6,7 @@ SHELL := /usr/bin/env bash
 WHO ?= $(if $(filter command line,$(origin USER)),$(USER),alice)
 OFFICE ?= 1
 
-.PHONY: help up down status test verify load seed token bench-ids bench-gateway bench-send bench-route bench-notifier capacity reliability placement hpa ab-node build images ab compare
+.PHONY: help up down status test verify load seed token bench-ids bench-gateway bench-send bench-route bench-notifier capacity reliability placement headline hpa ab-node bench-warm-start build images ab compare
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -72,6 +72,9 @@ capacity: ## CPU per request and memory per pod of each service's seed mix, one 
 
 placement: ## the real test nodes, then seed 004's mix and the office day three ways: runner on the load node, on the system node, on the host (PLACEMENT_LOADS="shortener-smoke:120 office-day:4", PAIR_SECONDS=45)
 	NODE_TEST=placement scripts/test/test-node.sh
+
+headline: ## the real test nodes, then the seeds' headline figures with every runner on the load node: seed 004's and seed 001's highest rate held with p95 < 50 ms (HEADLINE_P95_MS), seed 002's 1,000 readers through the gateway vs nginx
+	NODE_TEST=headline scripts/test/test-node.sh
 
 ab-node: ## the real test nodes, then make ab in the cluster (route's points-fetch by helm upgrade per arm, runners on the load node, one report) and the office day from runners with a token per caller
 	NODE_TEST=ab scripts/test/test-node.sh

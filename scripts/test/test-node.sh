@@ -18,6 +18,8 @@ source scripts/k8s/k8s-cluster.sh
 source scripts/k8s/base-image.sh
 # shellcheck source=scripts/lib/steps.sh
 source scripts/lib/steps.sh
+# shellcheck source=scripts/test/node/headline.sh
+source scripts/test/node/headline.sh
 
 STEP_TAG=node
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/perflab-node.XXXXXX")"
@@ -211,6 +213,7 @@ node_values() {
   # (services/mail/service.env), not the chart's default
   [ "${NODE_TEST:-all}" != placement ] \
     || NODE_VALUES+=(--set services.mail.env.PERFLAB_MAIL_QUOTA_PERUSER=720000,services.mail.env.PERFLAB_MAIL_QUOTA_PEROFFICE=7200000)
+  [ "${NODE_TEST:-all}" != headline ] || headline_values
 }
 
 install_wait() {
@@ -1108,26 +1111,33 @@ runner_pid() {  # TESTID: the host's pid of a runner pod's JVM of that run (its 
   done
   return 1
 }
-pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtest chart's TEST on that node, its
-  # JVM's CPU sampled into $WORK/ID.samples; the run's release uninstalled after it
-  local where=() values=() run pid="" sampler end state t=$3 warmup=3s
+pair_in_cluster() {  # PLACEMENT ID TEST RATE SECONDS: one runner of the loadtest chart's TEST on that node
+  local where=() values=() t=$3 warmup=3s
   [ "$1" = load ] && where=("${LOAD_POOL[@]}") || where=(--set-json 'placement.nodeSelector={"perflab.dev/pool":"system"}')
   [ "$t" = office-day ] && values=("${DAY_VALUES[@]}") warmup=5s
-  load_install "perflab-$2" "$2" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${values[@]}" \
+  runner_measured "$2" $(($5 + 120)) "${values[@]}" \
     --set "tests.$t.parallelism=1,tests.$t.env.RATE=$4,tests.$t.env.DURATION=${5}s,tests.$t.env.WARMUP=$warmup" \
-    --set "tests.$t.env.THRESHOLDS=off" "${where[@]}" || return 1
-  run="$(runner_job "$2")" || return 1
+    --set "tests.$t.env.THRESHOLDS=off" "${where[@]}"
+}
+runner_measured() {  # ID TIMEOUT [helm args]: a loadtest release of one runner (held to 1 CPU) and run ID, its JVM's CPU
+  # sampled into $WORK/ID.samples until its Job is done (at most TIMEOUT s), its log kept in $WORK/ID.log; the release
+  # uninstalled after it
+  local id=$1 timeout=$2 run pid="" sampler end state
+  shift 2
+  load_install "perflab-$id" "$id" --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "$@" || return 1
+  run="$(runner_job "$id")" || return 1
   end=$((SECONDS + 60))
-  until pid="$(runner_pid "$2")"; do
+  until pid="$(runner_pid "$id")"; do
     [ $SECONDS -lt $end ] || { echo "  no runner JVM of $run" >&2; return 1; }
     sleep 0.2
   done
-  python3 scripts/lib/generator.py sample "$pid" "$WORK/$2.samples" &
+  python3 scripts/lib/generator.py sample "$pid" "$WORK/$id.samples" &
   sampler=$!
-  state="$(job_done "$run" $(($5 + 120)))"   # a failed runner ends the arm at once, not at the timeout
-  [[ "$state" == *Complete* ]] || { echo "  the runner's Job $run: ${state:-not done in $(($5 + 120)) s}" >&2; k -n "$NS" logs "job/$run" | tail >&2; return 1; }
+  state="$(job_done "$run" "$timeout")"   # a failed runner ends the arm at once, not at the timeout
+  [[ "$state" == *Complete* ]] || { echo "  the runner's Job $run: ${state:-not done in $timeout s}" >&2; k -n "$NS" logs "job/$run" | tail >&2; return 1; }
   wait "$sampler"
-  h uninstall "perflab-$2" -n "$NS" --wait --timeout 1m >/dev/null
+  k -n "$NS" logs "job/$run" --tail=-1 >"$WORK/$id.log" 2>&1
+  h uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
 }
 pair_row() {  # PLACEMENT ID: the run's row, from Prometheus (the runners' remote write, the kubelets' cAdvisor) and its samples
   # the system: the release's gateway and service pods, by name (cAdvisor's series carry no pod labels)
@@ -1279,6 +1289,16 @@ if step "control plane + real node (containerd, kubelet, kube-proxy, CNI, CoreDN
       step "the load runner's image (load-tests, Jib) in the local registry" runner_image \
         && step "A/B in the cluster: route's points-fetch by helm upgrade, each arm's runners on the load node, one report" ab_in_cluster
       step "the office day from the loadtest chart's runners on the load node, one token per caller (token.callersKey)" office_day_in_cluster
+      step "helm uninstall" uninstall
+      steps_summary node $((SECONDS - T0))
+      exit $?
+    fi
+    if [ "${NODE_TEST:-all}" = headline ]; then   # the seeds' headline figures, the runners on the load node
+      step "the load runner's image (load-tests, Jib) in the local registry" runner_image \
+        && { step "seed 004: the highest rate of its mix the system node holds with p95 < ${HEADLINE_P95_MS} ms" headline_seed004
+          step "seed 001: guestbook signings from 50 callers, the highest rate held, every SMS once" headline_seed001
+          step "seed 002: 1,000 readers of a 20k-point route through the gateway and from nginx, one run" headline_seed002; }
+      step "every CPU shared again" cpus_shared
       step "helm uninstall" uninstall
       steps_summary node $((SECONDS - T0))
       exit $?
