@@ -13,6 +13,7 @@ source scripts/k8s/infra-tools.sh  # only its variables (and k8s-tools.sh's): wh
 # of a warm run add up to 1,515 s; a cold run's tools, infra and chart phases are its own); the phase table names
 # every phase over its budget.
 
+RUN_STARTED="$(date +%s)"
 running_now() { scripts/stack/stack.sh status | awk '$2 == "running" { print $1 }' | sort | xargs; }
 BEFORE="$(running_now)"
 leave_as_found() {  # the run's last check: what ran before it runs again, and what it started stops
@@ -269,11 +270,11 @@ MD
   phase "reliability" 195
   # warm: the real node's images beside reliability (the infra and chart checks ran beside the module tests)
   if [ "$CHECKS_BESIDE" = 1 ] && tools_ready; then images_beside; fi
-  log "store outages and crashes under load: MariaDB, MongoDB-wire and Redis each down 8 s (503 problem+json or success, readiness, recovery without restart); the shortener and mail killed (kill -9) and the route stopped (SIGTERM) under load, every 2xx create found once and every mail delivered"
+  log "store outages and crashes under load: MariaDB, MongoDB-wire and Redis each down 8 s, and MariaDB frozen 8 s (SIGSTOP) (503 problem+json or success, readiness, recovery without restart); the shortener and mail killed (kill -9) and the route stopped (SIGTERM) under load, every 2xx create found once and every mail delivered"
   # a service is back in 9-11 s on a quiet machine; with the node's images built beside this phase a JVM's start
   # took 29-31 s (term:route failed at a 30 s bound): the bound is reliability.sh's own (60 s), and a case ends
   # AFTER seconds after the service is back, so a generous bound costs nothing when it is not needed
-  OUTAGE_FOR=8 OUTAGE_AT=4 AFTER=6 scripts/test/reliability.sh mariadb mongo-wire redis kill:shortener term:route kill:mail
+  OUTAGE_FOR=8 OUTAGE_AT=4 AFTER=6 scripts/test/reliability.sh mariadb mongo-wire redis stall:mariadb kill:shortener term:route kill:mail
 fi
 if [ "$CHECKS_BESIDE" = 0 ]; then
   phase "infra and chart (cold: beside the phases after the office day, with the node's images)" 135
@@ -294,4 +295,6 @@ if [ -n "$IMAGES_FROM" ] && [ "$CHECKS_BESIDE" = 1 ]; then
 fi
 scripts/stack/stack.sh aot-train || log "the stack's AOT trainer did not start"  # the caches its build lacks, beside this phase (idle class)
 IMAGES_FROM="$IMAGES_FROM" scripts/test/test-node.sh
+log "no file this run wrote holds a token (a bearer or identity JWT): its reports, summaries and logs, the node's included"
+python3 scripts/test/check-no-tokens.py --since "$RUN_STARTED" "$PERFLAB_RUN"/{results,logs,node-test-logs,bench,seed}
 log "all tests passed"
