@@ -8,6 +8,9 @@
 #     (GRACE: 15 s for MariaDB, whose pools HikariCP refills with a backoff of up to 5 s between attempts; 10 s for
 #     the others),
 #   - by the same processes: nothing was restarted.
+# stall:<store> freezes the store's process instead (SIGSTOP, then SIGCONT): its connections stay open and nothing
+# answers, as with a hung server or a lost host, where only the clients' own timeouts end a wait (stall:mariadb: the
+# JDBC URL's socketTimeout and the pools' timeouts, platform's service-defaults.yaml). The same checks hold.
 # Redis down is degraded service, not an outage: the gateway limits rates per instance (FallbackRateLimiter), the
 # shortener reads MongoDB instead of its cache; every service stays ready.
 #
@@ -35,7 +38,7 @@
 # its run's length: while MariaDB is down most requests wait rather than get a 503, so a caller's own view of the
 # outage's end marked the after phase of only 4 requests in a run here.)
 #
-#   scripts/test/reliability.sh [mariadb|mongo-wire|redis|kill:<svc>|term:<svc> ...]
+#   scripts/test/reliability.sh [mariadb|mongo-wire|redis|stall:<store>|kill:<svc>|term:<svc> ...]
 #     (make reliability: every store, then kill and term of every service of scripts/lib/env.sh's list)
 #   scripts/test/reliability.sh --list  the cases a run without arguments takes, one a line
 set -euo pipefail
@@ -44,7 +47,7 @@ cd "$PERFLAB_ROOT"
 
 CASES=("$@")
 if [ ${#CASES[@]} -eq 0 ] || [ "$1" = --list ]; then
-  CASES=(mariadb mongo-wire redis)
+  CASES=(mariadb mongo-wire redis stall:mariadb)
   for how in kill term; do for n in "${PERFLAB_SERVICES[@]}"; do CASES+=("$how:$n"); done; done
   [ "${1:-}" != --list ] || { printf '%s\n' "${CASES[@]}"; exit 0; }
 fi
@@ -90,21 +93,32 @@ results="$PERFLAB_RUN/results/$(date +%Y%m%d-%H%M%S)-reliability"
 mkdir -p "$results"
 report="$results/report.md"
 printf '| store | down for | requests | 503 while down | bad answers | not ready while down | ready again after | restarted |\n|---|---|---|---|---|---|---|---|\n' >"$report"
-store_case() {  # STORE
-  local store=$1
+# a store's own process: its pid file (MariaDB's server writes its own)
+store_pid() { if [ "$1" = mariadb ]; then cat "$PERFLAB_RUN/mariadb.server.pid"; else cat "$PERFLAB_RUN/pids/$1.pid"; fi; }
+FROZEN=""
+thaw() { [ -z "$FROZEN" ] || kill -CONT "$FROZEN" 2>/dev/null || true; FROZEN=""; }
+trap thaw EXIT
+store_case() {  # STORE: stopped (its connections refused); stall:STORE: its process frozen (SIGSTOP), keeping every
+  # connection open and answering nothing, as a hung server or a lost host does; then SIGCONT
+  local how=stop store=$1 name=$1
+  [[ "$store" != stall:* ]] || { how=stall; store=${store#stall:}; name="stall-$store"; }
   mapfile -t needs < <(dependents "$store")
   grace=${GRACE:-$([ "$store" = mariadb ] && echo 15 || echo 10)}
-  log "$store down for ${OUTAGE_FOR} s under load (needed by: ${needs[*]:-nobody, a degraded service})"
+  log "$store $([ "$how" = stall ] && echo "frozen (SIGSTOP)" || echo down) for ${OUTAGE_FOR} s under load (needed by: ${needs[*]:-nobody, a degraded service})"
   before_pids=$(pids)
   start_ms=$(( $(date +%s%3N) + 2000 ))
   duration=$(( OUTAGE_AT + OUTAGE_FOR + grace + AFTER + 2 ))
   load_runner run reliability-outage BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
     TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" STORE="$store" START_MS="$start_ms" \
     OUTAGE_AT="$OUTAGE_AT" OUTAGE_FOR="$OUTAGE_FOR" GRACE="$grace" DURATION="${duration}s" \
-    SUMMARY_DIR="$results" SUMMARY_NAME="outage-$store" >"$results/$store.log" 2>&1 &
+    SUMMARY_DIR="$results" SUMMARY_NAME="outage-$name" >"$results/$name.log" 2>&1 &
   run_pid=$!
   sleep "$(awk "BEGIN{print ($start_ms + $OUTAGE_AT*1000 - $(date +%s%3N))/1000}")"
-  scripts/stack/stack.sh stop "$store" >/dev/null
+  if [ "$how" = stall ]; then
+    FROZEN="$(store_pid "$store")" && kill -STOP "$FROZEN"
+  else
+    scripts/stack/stack.sh stop "$store" >/dev/null
+  fi
   declare -A unready=()
   until_ms=$(( start_ms + (OUTAGE_AT + OUTAGE_FOR) * 1000 ))
   while [ "$(date +%s%3N)" -lt "$until_ms" ]; do
@@ -115,7 +129,7 @@ store_case() {  # STORE
     sleep 0.5
   done
   back=$(date +%s)
-  scripts/stack/stack.sh stores >/dev/null
+  if [ "$how" = stall ]; then thaw; else scripts/stack/stack.sh stores >/dev/null; fi
   ready_after=""
   for _ in $(seq 1 $(( READY_WITHIN * 2 ))); do
     all=1; for n in "${PERFLAB_SERVICES[@]}"; do ready "$n" || { all=0; break; }; done
@@ -124,24 +138,24 @@ store_case() {  # STORE
   done
   run_rc=0; wait "$run_pid" || run_rc=$?
   after_pids=$(pids)
-  summary="$results/outage-$store-summary.json"
+  summary="$results/outage-$name-summary.json"
   read -r total refused badn < <(counts "$summary" http_reqs outage_refused_503 outage_bad_answers)
   problems=()
-  [ "$run_rc" = 0 ] || problems+=("load runner exit $run_rc (thresholds: no bad answer, every request served before and after; see $results/$store.log)")
+  [ "$run_rc" = 0 ] || problems+=("load runner exit $run_rc (thresholds: no bad answer, every request served before and after; see $results/$name.log)")
   for n in "${needs[@]}"; do [ -n "${unready[$n]:-}" ] || problems+=("$n stayed ready while $store was down"); done
   for n in "${PERFLAB_SERVICES[@]}"; do
     printf '%s\n' "${needs[@]}" | grep -qx "$n" || [ -z "${unready[$n]:-}" ] || problems+=("$n went unready without needing $store")
   done
   [ -n "$ready_after" ] || problems+=("not every service ready within ${READY_WITHIN} s of $store's return")
   [ "$before_pids" = "$after_pids" ] || problems+=("a process was restarted: $before_pids -> $after_pids")
-  printf '| %s | %s s | %s | %s | %s | %s | %s | %s |\n' "$store" "$OUTAGE_FOR" "$total" "$refused" "$badn" \
+  printf '| %s | %s s | %s | %s | %s | %s | %s | %s |\n' "$1" "$OUTAGE_FOR" "$total" "$refused" "$badn" \
     "$(printf '%s ' "${!unready[@]}")" "${ready_after:-never} s" "$([ "$before_pids" = "$after_pids" ] && echo no || echo yes)" >>"$report"
   unset unready
   if [ ${#problems[@]} -gt 0 ]; then
-    rc=1; log "$store: FAILED"; printf '  %s\n' "${problems[@]}"
-    grep -m 10 -E '^(before|outage|grace|after) ' "$results/$store.log" | sed 's/^/    /' || true
+    rc=1; log "$1: FAILED"; printf '  %s\n' "${problems[@]}"
+    grep -m 10 -E '^(before|outage|grace|after) ' "$results/$name.log" | sed 's/^/    /' || true
   else
-    log "$store: $total requests, $refused refused with 503 while it was down, 0 bad answers; ready again ${ready_after} s after its return; nothing restarted"
+    log "$1: $total requests, $refused refused with 503 while it was down, 0 bad answers; ready again ${ready_after} s after its return; nothing restarted"
   fi
 }
 
