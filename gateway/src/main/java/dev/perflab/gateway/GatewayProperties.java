@@ -43,8 +43,8 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 	/**
 	 * @param issuer the {@code iss} every token must carry
 	 * @param audience a value the token's {@code aud} must contain
-	 * @param jwkSetUri the identity provider's JWKS (keys by {@code kid}, kept 5 minutes, refetched on an unknown one
-	 * within {@code jwksRefetchInterval}); or
+	 * @param jwkSetUri the identity provider's JWKS (keys by {@code kid}, kept {@code jwksLifetime}, refetched on an
+	 * unknown one within {@code jwksRefetchInterval}); or
 	 * @param publicKey a PEM resource with one or more RSA public keys or certificates (two while rotating)
 	 * @param types accepted {@code typ} headers (RFC 9068 access tokens say {@code at+jwt}); a token without one is
 	 * refused
@@ -52,13 +52,28 @@ public record GatewayProperties(@DefaultValue Jwt jwt,
 	 * @param clockSkew tolerance on {@code exp} and {@code nbf}
 	 * @param cacheSize verified tokens remembered until they expire
 	 * @param jwksRefetchInterval tokens with a {@code kid} the JWKS lacks fetch it again at most twice per interval, and
-	 * a kid still unknown after a fetch is refused without one for this long (under 5 minutes, the JWKS's lifetime)
+	 * a kid still unknown after a fetch is refused without one for this long (below {@code jwksLifetime})
+	 * @param jwksLifetime how long a fetched JWKS is used before it is fetched again
+	 * @param jwksOutageTolerance how long the last JWKS fetched stays trusted while the identity provider cannot be
+	 * reached: a key the provider revoked is honoured at most this long; after it, new tokens answer 503 until the
+	 * provider is back (tokens already verified stay valid until they expire)
 	 */
 	public record Jwt(@DefaultValue("https://perflab.local/dev") String issuer,
 			@DefaultValue("perflab") String audience, @DefaultValue("") String jwkSetUri,
 			@DefaultValue("") String publicKey, @DefaultValue({ "JWT", "at+jwt" }) List<String> types,
 			@DefaultValue("office") String officeClaim, @DefaultValue("30s") Duration clockSkew,
-			@DefaultValue("100000") long cacheSize, @DefaultValue("30s") Duration jwksRefetchInterval) {
+			@DefaultValue("100000") long cacheSize, @DefaultValue("30s") Duration jwksRefetchInterval,
+			@DefaultValue("5m") Duration jwksLifetime, @DefaultValue("1h") Duration jwksOutageTolerance) {
+
+		public Jwt {
+			if (jwksRefetchInterval.compareTo(jwksLifetime) >= 0) {
+				throw new IllegalArgumentException("perflab.gateway.jwt.jwks-refetch-interval (" + jwksRefetchInterval
+						+ ") must be below jwks-lifetime (" + jwksLifetime + ")");
+			}
+			if (jwksOutageTolerance.isNegative()) {
+				throw new IllegalArgumentException("perflab.gateway.jwt.jwks-outage-tolerance must not be negative");
+			}
+		}
 	}
 
 	public record EdgeCache(@DefaultValue("true") boolean enabled, @DefaultValue("100000") long maxEntries,

@@ -44,7 +44,8 @@ public final class EdgeJwtDecoders {
 		}
 		NimbusReactiveJwtDecoder decoder;
 		if (jwks) {
-			decoder = NimbusReactiveJwtDecoder.withJwkSource(new JwksKeys(settings.jwkSetUri(), settings.jwksRefetchInterval()))
+			decoder = NimbusReactiveJwtDecoder.withJwkSource(new JwksKeys(settings.jwkSetUri(), settings.jwksRefetchInterval(),
+					settings.jwksLifetime(), settings.jwksOutageTolerance()))
 				.jwsAlgorithm(SignatureAlgorithm.RS256)
 				.build();
 		}

@@ -25,8 +25,9 @@ import reactor.core.scheduler.Schedulers;
 /**
  * The identity provider's keys, from its JWKS URI, for the edge decoder. Spring Security's own JWKS source fetched
  * the JWKS again for every token whose {@code kid} it did not know, so a client sending random kids made the
- * gateway fetch once per request. Here Nimbus's {@link JWKSourceBuilder} keeps the set (5 minutes, then fetched
- * again; the last good set is kept while the provider cannot be reached) and lets an unknown kid fetch it at most
+ * gateway fetch once per request. Here Nimbus's {@link JWKSourceBuilder} keeps the set ({@code jwks-lifetime}, then
+ * fetched again; the last good set is kept while the provider cannot be reached, for {@code jwks-outage-tolerance}
+ * after the last good fetch, so that a revoked key is not trusted forever) and lets an unknown kid fetch it at most
  * twice per {@code refetchInterval}; a kid still unknown after a fetch is remembered for that interval and refused
  * without asking the source at all. An unknown kid is a bad token (401); a JWKS that could never be fetched is not
  * (the decoder's error becomes the edge's 503).
@@ -41,11 +42,16 @@ final class JwksKeys implements Function<SignedJWT, Flux<JWK>> {
 
 	private volatile boolean loaded;
 
-	JwksKeys(String jwkSetUri, Duration refetchInterval) {
+	JwksKeys(String jwkSetUri, Duration refetchInterval, Duration lifetime, Duration outageTolerance) {
+		long ttl = lifetime.toMillis();
+		long refreshTimeout = Math.min(JWKSourceBuilder.DEFAULT_CACHE_REFRESH_TIMEOUT, ttl / 4);
 		try {
 			this.source = JWKSourceBuilder.create(URI.create(jwkSetUri).toURL())
+				.cache(ttl, refreshTimeout)
+				// fetched again before it expires, so no request waits for the fetch, where the lifetime leaves room
+				.refreshAheadCache(ttl >= JWKSourceBuilder.DEFAULT_REFRESH_AHEAD_TIME + refreshTimeout)
 				.rateLimited(refetchInterval.toMillis())
-				.outageTolerantForever()
+				.outageTolerant(outageTolerance.toMillis())
 				.build();
 		}
 		catch (MalformedURLException | IllegalArgumentException e) {

@@ -174,7 +174,7 @@ class EdgeJwtDecodersTest {
 
 	private static GatewayProperties.Jwt settings(String jwks, String pem, Duration refetchInterval) {
 		return new GatewayProperties.Jwt(ISSUER, "perflab", jwks, pem, List.of("JWT", "at+jwt"), "office",
-				Duration.ofSeconds(30), 1000, refetchInterval);
+				Duration.ofSeconds(30), 1000, refetchInterval, Duration.ofMinutes(5), Duration.ofHours(1));
 	}
 
 	private static String token(KeyPair keys, String kid, String subject) throws Exception {
