@@ -33,7 +33,8 @@ public record SendProperties(@DefaultValue Smtp smtp, @DefaultValue Delivery del
 	/**
 	 * @param concurrency jobs delivered at once per instance (bounded: the relay is a shared resource)
 	 * @param pollInterval how often an idle worker looks for due jobs (a new job also wakes it at once)
-	 * @param lease how long a claimed job stays with one worker; an instance that dies mid-job loses it after this
+	 * @param lease how long a claimed job stays with one worker unless renewed; its worker renews it after each message
+	 *        and every third of it while sending, so only an instance that dies or stalls mid-job loses it after this
 	 * @param maxAttempts attempts before a recipient that keeps failing transiently is marked failed
 	 * @param backoff first retry delay, doubled per attempt
 	 * @param maxBackoff the longest retry delay

@@ -21,6 +21,9 @@ import dev.perflab.send.delivery.Outcome.Result;
 @Component
 class DeliveryStore {
 
+	/** what {@link #settle} answers when the job's lease ran out and the job is not this worker's any more */
+	static final int LOST = -1;
+
 	private final JdbcClient jdbc;
 
 	private final TransactionTemplate tx;
@@ -31,25 +34,26 @@ class DeliveryStore {
 	}
 
 	/** Claims up to {@code limit} due jobs; SKIP LOCKED lets several instances claim side by side without waiting. */
-	List<String> claim(int limit, Duration lease) {
+	List<Claim> claim(int limit, Duration lease) {
 		return claim(limit, lease, now());
 	}
 
 	/** @param now the claim's clock: a test claims only jobs due by a time no real job has */
-	List<String> claim(int limit, Duration lease, Timestamp now) {
+	List<Claim> claim(int limit, Duration lease, Timestamp now) {
 		return tx.execute(status -> {
-			List<String> due = jdbc.sql("""
-					SELECT job_id FROM delivery_job WHERE status = 'PENDING' AND next_attempt_at <= ?
+			List<Claim> due = jdbc.sql("""
+					SELECT job_id, attempts FROM delivery_job WHERE status = 'PENDING' AND next_attempt_at <= ?
 					ORDER BY next_attempt_at LIMIT ? FOR UPDATE SKIP LOCKED""")
 				.params(now, limit)
-				.query(String.class)
+				// the UPDATE below counts this claim's attempt: its number is the claim's token
+				.query((rs, i) -> new Claim(rs.getString("job_id"), rs.getInt("attempts") + 1))
 				.list();
 			if (!due.isEmpty()) {
 				jdbc.sql("""
 						UPDATE delivery_job SET status = 'SENDING', attempts = attempts + 1, lease_until = :leaseEnd
 						WHERE job_id IN (:due)""")
 					.param("leaseEnd", Timestamp.from(now.toInstant().plus(lease)))
-					.param("due", due)
+					.param("due", due.stream().map(Claim::jobId).toList())
 					.update();
 			}
 			return due;
@@ -69,16 +73,17 @@ class DeliveryStore {
 			.update();
 	}
 
-	Optional<Job> load(String jobId) {
+	/** The claimed job with its pending recipients; empty when the claim is no longer this worker's. */
+	Optional<Job> load(Claim claim) {
 		List<Recipient> pending = jdbc.sql("""
 				SELECT email, kind, receipt_key FROM recipient WHERE job_id = ? AND status = 'PENDING' ORDER BY email""")
-			.param(jobId)
+			.param(claim.jobId())
 			.query((rs, i) -> new Recipient(rs.getString("email"), rs.getString("kind"), rs.getString("receipt_key")))
 			.list();
 		return jdbc.sql("""
 				SELECT job_id, mail_no, office_no, sender, separate_send, eml, attempts FROM delivery_job
-				WHERE job_id = ? AND status = 'SENDING'""")
-			.param(jobId)
+				WHERE job_id = ? AND status = 'SENDING' AND attempts = ?""")
+			.params(claim.jobId(), claim.attempt())
 			.query((rs, i) -> new Job(rs.getString("job_id"), rs.getLong("mail_no"), rs.getLong("office_no"),
 					rs.getString("sender"), rs.getBoolean("separate_send"), rs.getBytes("eml"), rs.getInt("attempts"),
 					pending))
@@ -86,12 +91,36 @@ class DeliveryStore {
 	}
 
 	/**
-	 * Records one SMTP transaction's outcome at once, so a crash right after it re-sends as little as possible.
-	 * Only recipients still pending move: a settled recipient never changes again.
+	 * Extends the job's lease to {@code lease} from now, only while this worker still holds it: the job is still
+	 * {@code SENDING} under the attempt this worker claimed. A worker whose lease ran out (its job re-queued, perhaps
+	 * claimed again by another worker) extends nothing and is told so.
+	 *
+	 * @return whether this worker still holds the job
 	 */
-	void record(String jobId, List<Outcome> outcomes) {
+	boolean renew(Job job, Duration lease) {
+		Timestamp leaseEnd = Timestamp.from(now().toInstant().plus(lease));
+		return tx.execute(status -> extend(job, leaseEnd));
+	}
+
+	private boolean extend(Job job, Timestamp leaseEnd) {
+		return jdbc.sql("""
+				UPDATE delivery_job SET lease_until = ? WHERE job_id = ? AND status = 'SENDING' AND attempts = ?""")
+			.params(leaseEnd, job.id(), job.attempt())
+			.update() == 1;
+	}
+
+	/**
+	 * Records one SMTP transaction's outcome at once, so a crash right after it re-sends as little as possible, and in
+	 * the same transaction renews the job's lease if this worker still holds it ({@link #renew}): a job that takes
+	 * longer than one lease stays with the worker that is sending it. Only recipients still pending move: a settled
+	 * recipient never changes again. The outcome is recorded even when the lease is lost: the relay took the message,
+	 * and the worker now holding the job need not send it again.
+	 *
+	 * @return whether this worker still holds the job; when not, it must send none of its other recipients
+	 */
+	boolean record(Job job, List<Outcome> outcomes, Duration lease) {
 		Timestamp now = now();
-		tx.executeWithoutResult(status -> {
+		return tx.execute(status -> {
 			for (Outcome o : outcomes) {
 				String next = switch (o.result()) {
 					case DELIVERED -> "DELIVERED";
@@ -103,22 +132,33 @@ class DeliveryStore {
 						  receipt_url = ?, delivered_at = ?
 						WHERE job_id = ? AND email = ? AND status = 'PENDING'""")
 					.params(next, o.reply(), o.messageId(), o.receiptUrl(), o.result() == Result.DELIVERED ? now : null,
-							jobId, o.email())
+							job.id(), o.email())
 					.update();
 			}
+			return extend(job, Timestamp.from(now.toInstant().plus(lease)));
 		});
 	}
 
 	/**
 	 * Settles the job after a pass: done when no recipient is pending; otherwise due again after the backoff, or,
 	 * with the attempts used up, the remaining recipients fail. Conditional on the claim token: a worker whose
-	 * lease ran out (and whose job another worker took) changes nothing.
+	 * lease ran out (and whose job another worker took) changes nothing, neither the job nor its recipients.
 	 *
-	 * @return the recipients still pending (0 when the job is done)
+	 * @return the recipients still pending (0 when the job is done), or {@link #LOST} when the job is not this
+	 *         worker's any more
 	 */
 	int settle(Job job, int maxAttempts, Duration backoff) {
 		Timestamp now = now();
 		return tx.execute(status -> {
+			// the job's row locked first: no renewal, requeue or claim moves it while this settles
+			boolean held = jdbc.sql("""
+					SELECT COUNT(*) FROM delivery_job WHERE job_id = ? AND status = 'SENDING' AND attempts = ? FOR UPDATE""")
+				.params(job.id(), job.attempt())
+				.query(Integer.class)
+				.single() == 1;
+			if (!held) {
+				return LOST;
+			}
 			int pending = jdbc.sql("SELECT COUNT(*) FROM recipient WHERE job_id = ? AND status = 'PENDING'")
 				.param(job.id())
 				.query(Integer.class)

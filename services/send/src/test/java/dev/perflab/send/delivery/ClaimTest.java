@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,9 +28,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Several send instances claim from one queue side by side: every due job goes to exactly one of them, a claimed
  * job stays theirs for its lease, and an expired lease (the instance died) puts it back. Real MariaDB; the
- * worker's own loop is parked (an hour's poll) so only the test's claimers take jobs. The database is shared (other
- * tests, other runs): the claimers' clock is set to the year 2000 and this test's jobs were due then, so the claims
- * and the requeue touch this test's rows only, and the rows are deleted afterwards.
+ * worker's own loop is stopped before each test so only the test's claimers take jobs (an hour's poll alone does not
+ * park it: its first pass claims by the real clock, by which this test's jobs are due, and every job it processes
+ * wakes it again). The database is shared (other tests, other runs): the claimers' clock is set to the year 2000 and
+ * this test's jobs were due then, so the claims and the requeue touch this test's rows only, and the rows are deleted
+ * afterwards.
  */
 @SpringBootTest(properties = {
 		"spring.datasource.url=jdbc:mysql://127.0.0.1:${PERFLAB_MYSQL_PORT:13306}/perflab_send_test",
@@ -47,7 +50,15 @@ class ClaimTest {
 	@Autowired
 	JdbcTemplate jdbc;
 
+	@Autowired
+	DeliveryWorker worker;
+
 	static final Instant CLOCK = Instant.parse("2000-01-01T00:00:00Z");
+
+	@BeforeEach
+	void parkTheWorker() {
+		worker.stop();
+	}
 
 	@Test
 	void concurrentInstancesClaimEveryJobOnceAndAnExpiredLeaseReturnsIt() throws Exception {
@@ -79,7 +90,7 @@ class ClaimTest {
 			results.add(instances.submit(() -> {
 				List<String> mine = new ArrayList<>();
 				List<String> batch;
-				while (!(batch = store.claim(8, Duration.ofMinutes(5), now)).isEmpty()) {
+				while (!(batch = ids(store.claim(8, Duration.ofMinutes(5), now))).isEmpty()) {
 					mine.addAll(batch);
 				}
 				return mine;
@@ -99,10 +110,16 @@ class ClaimTest {
 		jdbc.update("UPDATE delivery_job SET lease_until = ? WHERE job_id LIKE ? AND mail_no <= 10",
 				Timestamp.from(CLOCK.minusSeconds(1)), run + "-%");
 		assertThat(store.requeueExpired(now)).isEqualTo(10);
-		assertThat(store.claim(50, Duration.ofMinutes(5), now)).hasSize(10)
-			.allMatch(id -> Integer.parseInt(id.substring(run.length() + 1)) < 10);
+		List<Claim> again = store.claim(50, Duration.ofMinutes(5), now);
+		assertThat(ids(again)).hasSize(10).allMatch(id -> Integer.parseInt(id.substring(run.length() + 1)) < 10);
+		assertThat(again).as("the second claim is the second attempt, and carries it as its token")
+			.extracting(Claim::attempt).containsOnly(2);
 		assertThat(jdbc.queryForObject("SELECT MAX(attempts) FROM delivery_job WHERE job_id LIKE ?", Integer.class, run + "-%"))
 			.as("the second claim is the second attempt").isEqualTo(2);
+	}
+
+	private static List<String> ids(List<Claim> claims) {
+		return claims.stream().map(Claim::jobId).toList();
 	}
 
 	private static String id(String run, int i) {
