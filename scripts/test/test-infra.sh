@@ -41,6 +41,44 @@ every_root_known() { # a new root must be validated or named with its reason
   done < <(find terraform -name versions.tf -printf '%h\n' | sort)
   return $missing
 }
+eks_endpoint_cidrs_required() { # envs/eks's variables alone (no provider needed): plan refuses a missing, open or empty
+  # endpoint CIDR list, takes a listed one (or none with the public endpoint off); main.tf hands both to the eks module
+  local dir="$work/eks-vars" out case want args got rc=0 argv
+  rm -rf "$dir" && mkdir -p "$dir" && cp terraform/envs/eks/variables.tf "$dir/"
+  "$TERRAFORM" -chdir="$dir" init -backend=false -input=false -no-color >"$work/init.log" 2>&1 || { cat "$work/init.log"; return 1; }
+  local jwt='jwt={issuer="https://idp.example.com/",jwks_uri="https://idp.example.com/jwks.json"}'
+  while IFS='|' read -r case want args; do
+    read -ra argv <<<"$args"
+    out="$("$TERRAFORM" -chdir="$dir" plan -input=false -no-color -lock=false -var "$jwt" "${argv[@]}" 2>&1)" && got=ok || got=refused
+    if [ "$got" != "${want%%:*}" ] || { [ "$got" = refused ] && ! grep -q "${want#refused:}" <<<"$out"; }; then
+      echo "FAIL: $case: wanted $want, got $got"; printf '%s\n' "$out" | tail -8; rc=1
+    else
+      echo "ok: $case -> $got"
+    fi
+  done <<'CASES'
+missing list|refused:No value for required variable|
+open list|refused:an open range|-var endpoint_public_access_cidrs=["10.0.0.0/8","0.0.0.0/0"]
+open IPv6 list|refused:an open range|-var endpoint_public_access_cidrs=["::/0"]
+empty list, public endpoint on|refused:empty while endpoint_public_access is on|-var endpoint_public_access_cidrs=[]
+not a CIDR|refused:must be a CIDR block|-var endpoint_public_access_cidrs=["office"]
+listed CIDR|ok|-var endpoint_public_access_cidrs=["203.0.113.0/24"]
+empty list, public endpoint off|ok|-var endpoint_public_access_cidrs=[] -var endpoint_public_access=false
+CASES
+  grep -Eq '^ *endpoint_public_access_cidrs *= *var\.endpoint_public_access_cidrs *$' terraform/envs/eks/main.tf \
+    && grep -Eq '^ *endpoint_public_access *= *var\.endpoint_public_access *$' terraform/envs/eks/main.tf \
+    || { echo "FAIL: envs/eks/main.tf does not hand endpoint_public_access(_cidrs) to the eks module"; rc=1; }
+  return $rc
+}
+step "envs/eks: the API endpoint's CIDR list is required, never open" eks_endpoint_cidrs_required
+modules_pinned() { # every registry module source at an exact version (a range lets init take a new major's defaults)
+  find terraform -name '*.tf' -print0 | xargs -0 awk '
+    /^ *module *"/ { reg = 0; ver = ""; name = FILENAME ": " $2 }
+    /^ *source *= *"[a-z0-9-]+\/[a-z0-9-]+\/[a-z0-9-]+"/ { reg = 1; n++ }
+    reg && /^ *version *=/ { ver = $0 }
+    reg && /^}/ { if (ver !~ /= *"[0-9]+\.[0-9]+\.[0-9]+"/) { print "not at an exact version: " name (ver ? " (" ver ")" : ""); bad = 1 }; reg = 0 }
+    END { if (!bad) print n " registry module(s), each at an exact version"; exit bad }'
+}
+step "every registry module at an exact version" modules_pinned
 step "every Terraform root is validated or named" every_root_known
 for root in "${!NOT_HERE[@]}"; do
   echo "  not validated here: $root (${NOT_HERE[$root]}); terraform fmt covers it"

@@ -116,7 +116,7 @@ headline_seed001() {
   local best cpu
   best="$(awk -F'\t' '$10 ~ /^held/ { r = $1; c = $7 } END { print r, c }' "$WORK/headline-001.tsv")"
   read -r best cpu <<<"$best"
-  [ -n "$best" ] && echo "  the system's pods per signing at RATE=$best: $cpu cores / $best/s; 400/s needs $(awk -v c="$cpu" -v r="$best" 'BEGIN { printf "%.1f", c / r * 400 }') cores of them (the host's MariaDB not counted)"
+  [ -z "$best" ] || echo "  the system's pods per signing at RATE=$best: $cpu cores / $best/s; 400/s needs $(awk -v c="$cpu" -v r="$best" 'BEGIN { printf "%.1f", c / r * 400 }') cores of them (the host's MariaDB not counted)"
 }
 
 headline_nginx() {  # nginx (1 worker) on the system's CPU serving FILE at /points on the node's host address

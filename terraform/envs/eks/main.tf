@@ -18,7 +18,7 @@ locals {
 
 module "vpc" {
   source  = "terraform-aws-modules/vpc/aws"
-  version = "~> 6.0"
+  version = "6.6.0"
 
   name = var.name
   cidr = var.vpc_cidr
@@ -36,12 +36,16 @@ module "vpc" {
 
 module "eks" {
   source  = "terraform-aws-modules/eks/aws"
-  version = "~> 21.0"
+  version = "21.19.0"
 
   name               = var.name
   kubernetes_version = var.kubernetes_version
 
-  endpoint_public_access                   = true
+  # The API endpoint is public only to the CIDRs you list (variables.tf refuses an open or empty list while it is on);
+  # the nodes reach it through the private endpoint.
+  endpoint_public_access                   = var.endpoint_public_access
+  endpoint_public_access_cidrs             = var.endpoint_public_access_cidrs
+  endpoint_private_access                  = true
   enable_cluster_creator_admin_permissions = true
 
   vpc_id     = module.vpc.vpc_id

@@ -22,6 +22,30 @@ variable "vpc_cidr" {
   default     = "10.40.0.0/16"
 }
 
+variable "endpoint_public_access" {
+  description = "Whether the cluster's Kubernetes API has a public endpoint (reachable only from endpoint_public_access_cidrs). Off: only from inside the VPC."
+  type        = bool
+  default     = true
+}
+
+variable "endpoint_public_access_cidrs" {
+  description = "The CIDRs allowed to reach the public API endpoint (your office, VPN or CI egress), e.g. [\"203.0.113.0/24\"]. Required; may be [] only with endpoint_public_access = false. An open range (0.0.0.0/0, ::/0) is refused."
+  type        = list(string)
+
+  validation {
+    condition     = alltrue([for c in var.endpoint_public_access_cidrs : can(cidrhost(c, 0))])
+    error_message = "endpoint_public_access_cidrs: every entry must be a CIDR block such as 203.0.113.0/24."
+  }
+  validation {
+    condition     = !anytrue([for c in var.endpoint_public_access_cidrs : can(cidrhost(c, 0)) && split("/", c)[1] == "0"])
+    error_message = "endpoint_public_access_cidrs: an open range (0.0.0.0/0, ::/0) puts the Kubernetes API on the internet; list the CIDRs that need it."
+  }
+  validation {
+    condition     = !var.endpoint_public_access || length(var.endpoint_public_access_cidrs) > 0
+    error_message = "endpoint_public_access_cidrs: empty while endpoint_public_access is on; list the CIDRs that need the API, or set endpoint_public_access = false."
+  }
+}
+
 variable "system_nodes" {
   description = "The node group of the system under test: the gateway, the services, their stores, monitoring."
   type = object({
