@@ -119,22 +119,36 @@ headline_seed001() {
   [ -z "$best" ] || echo "  the system's pods per signing at RATE=$best: $cpu cores / $best/s; 400/s needs $(awk -v c="$cpu" -v r="$best" 'BEGIN { printf "%.1f", c / r * 400 }') cores of them (the host's MariaDB not counted)"
 }
 
-headline_nginx() {  # nginx (1 worker) on the system's CPU serving FILE at /points on the node's host address
-  local dir="$WORK/nginx"
-  mkdir -p "$dir"
+headline_nginx() {  # nginx (1 worker) on the system's CPU serving FILE at /points on the node's host address; its
+  # folder readable by nginx's worker (nobody), which the test's own (0700) is not
+  local dir
+  dir="$(mktemp -d "${TMPDIR:-/tmp}/perflab-nginx.XXXXXX")" && chmod 755 "$dir" && install -m 644 "$1" "$dir/points.json.gz" || return 1
   cat >"$dir/nginx.conf" <<CONF
 worker_processes 1; daemon off; pid $dir/nginx.pid; error_log $dir/nginx.err warn;
 events { worker_connections 4096; }
 http { access_log off; sendfile on; server { listen $K8S_NODE_HOST_IP:$HEADLINE_NGINX_PORT;
-  location = /points { default_type application/json; add_header Content-Encoding gzip; alias $1; } } }
+  location = /points { default_type application/json; add_header Content-Encoding gzip; alias $dir/points.json.gz; } } }
 CONF
   taskset -c 0 /usr/sbin/nginx -c "$dir/nginx.conf" -p "$dir" &
-  NGINX_PID=$!
+  NGINX_PID=$! NGINX_DIR=$dir
   sleep 1
   curl -fsS -o /dev/null "http://$K8S_NODE_HOST_IP:$HEADLINE_NGINX_PORT/points"
 }
+headline_readers() {  # ROUTE OUT: the readers' rows, a wave then a sustained loop, each through the gateway then from nginx
+  local id=$1 out=$2 target mode row where
+  : >"$out"
+  for mode in wave sustained; do
+    for target in gateway nginx; do
+      where=(--set "tests.readers.env.ROUTE=$id")
+      [ "$target" = nginx ] && where=(--set "target.baseUrl=http://$K8S_NODE_HOST_IP:$HEADLINE_NGINX_PORT" --set tests.readers.env.POINTS_PATH=/points)
+      row="$(headline_run readers route-readers 60 "${where[@]}" \
+        --set "tests.readers.env.MODE=$mode,tests.readers.env.VUS=${HEADLINE_READERS:-1000},tests.readers.env.DURATION=20s")" || return 1
+      judged "$(printf '%s %s\t' "$target" "$mode"; cut -f2-9 <<<"$row")" >>"$out"
+    done
+  done
+}
 headline_seed002() {
-  local id gz out="$WORK/headline-002.tsv" target mode row
+  local id gz out="$WORK/headline-002.tsv"
   cpus_apart && load_values || return 1
   id="$(curl_gw -XPOST "$GW/v1/routes" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
     --data-binary @<(scripts/bench/route-20k.py) | jq -nr 'input.id // error("no id")')" || return 1
@@ -142,18 +156,10 @@ headline_seed002() {
   gz="$(wc -c <"$WORK/points.json.gz")"
   headline_nginx "$WORK/points.json.gz" || return 1
   echo "  route $id: 20,000 points, $gz bytes gzipped; nginx serves the same bytes from the system's CPU"
-  : >"$out"
-  for mode in wave sustained; do
-    for target in gateway nginx; do
-      local where=(--set "tests.readers.env.ROUTE=$id")
-      [ "$target" = nginx ] && where=(--set "target.baseUrl=http://$K8S_NODE_HOST_IP:$HEADLINE_NGINX_PORT" --set tests.readers.env.POINTS_PATH=/points)
-      row="$(headline_run readers route-readers 60 "${where[@]}" \
-        --set "tests.readers.env.MODE=$mode,tests.readers.env.VUS=${HEADLINE_READERS:-1000},tests.readers.env.DURATION=20s")" || return 1
-      row="$(judged "$(printf '%s %s\t' "$target" "$mode"; cut -f2-9 <<<"$row")")"
-      echo "$row" >>"$out"
-    done
-  done
-  kill "$NGINX_PID" 2>/dev/null; wait "$NGINX_PID" 2>/dev/null
+  local rc=0
+  headline_readers "$id" "$out" || rc=1
+  kill "$NGINX_PID" 2>/dev/null; wait "$NGINX_PID" 2>/dev/null; rm -rf "${NGINX_DIR:?}"
+  [ "$rc" = 0 ] || return 1
   headline_table "$out" | sed 's/| rate |/| target |/'
   awk -F'\t' '{ p[$1] = $5 } END {
     printf "  p95 through the gateway / nginx: wave %.2f, sustained %.2f (goal <= 1.5)\n",
