@@ -474,3 +474,9 @@ capabilities:
 seccompProfile:
   type: RuntimeDefault
 {{- end }}
+
+{{/* An env value as written in a values file: a whole number (a float64 to Helm, which toString would render as
+     "7.2e+06" from 7200000, unreadable to Spring) as its digits, anything else as its string. */}}
+{{- define "perflab.envValue" -}}
+{{- if and (kindIs "float64" .) (eq . (float64 (int64 .))) }}{{ int64 . }}{{ else }}{{ toString . }}{{ end }}
+{{- end }}

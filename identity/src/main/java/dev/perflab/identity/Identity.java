@@ -18,6 +18,20 @@ public final class Identity {
 	/** Claim naming the user's office; required in every gateway token. */
 	public static final String OFFICE = "office";
 
+	/**
+	 * Claims binding a service's token to the one request it was signed for (as DPoP's {@code htm} and {@code htu}):
+	 * its method, its path, and the SHA-256 of its body (base64url, no padding). A token captured on the way is then
+	 * good for that request only: sent again it repeats an idempotent call, and with another path or body it is
+	 * refused.
+	 */
+	public static final String METHOD = "htm";
+
+	/** See {@link #METHOD}. */
+	public static final String PATH = "htu";
+
+	/** See {@link #METHOD}. */
+	public static final String BODY_DIGEST = "bdh";
+
 	private Identity() {
 	}
 }

@@ -1,11 +1,14 @@
 package dev.perflab.identity;
 
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.interfaces.RSAPrivateCrtKey;
 import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Base64;
 import java.util.List;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -79,21 +82,52 @@ public final class IdentitySigner {
 		return fresh.token();
 	}
 
-	private Signed signNow(Key key, Instant now) {
+	/**
+	 * A token for one request only, never cached: its method, path and the SHA-256 of its body are signed with it
+	 * ({@link Identity#METHOD}), so whoever captures it can send that request again and nothing else. One RSA
+	 * signature per call: for service-to-service calls (mail's outbox pushes to send), not for every user request.
+	 */
+	public String signRequest(String subject, String audience, String method, String path, byte[] body) {
+		JwtClaimsSet claims = claims(new Key(subject, null, audience), clock.instant())
+			.claim(Identity.METHOD, method)
+			.claim(Identity.PATH, path)
+			.claim(Identity.BODY_DIGEST, digest(body))
+			.build();
+		return encoder.encode(JwtEncoderParameters.from(header(), claims)).getTokenValue();
+	}
+
+	/** The base64url (no padding) SHA-256 of a request body, as {@link Identity#BODY_DIGEST} carries it. */
+	public static String digest(byte[] body) {
+		try {
+			return Base64.getUrlEncoder().withoutPadding()
+				.encodeToString(MessageDigest.getInstance("SHA-256").digest(body));
+		}
+		catch (NoSuchAlgorithmException e) {
+			throw new IllegalStateException("every JDK has SHA-256", e);
+		}
+	}
+
+	private JwtClaimsSet.Builder claims(Key key, Instant now) {
 		Instant issuedAt = now.truncatedTo(ChronoUnit.SECONDS);
-		Instant expiresAt = issuedAt.plus(ttl);
 		JwtClaimsSet.Builder claims = JwtClaimsSet.builder()
 			.issuer(issuer)
 			.subject(key.subject())
 			.audience(List.of(key.audience()))
 			.issuedAt(issuedAt)
-			.expiresAt(expiresAt);
+			.expiresAt(issuedAt.plus(ttl));
 		if (key.office() != null) {
 			claims.claim(Identity.OFFICE, key.office());
 		}
-		JwsHeader header = JwsHeader.with(SignatureAlgorithm.RS256).type(Identity.TYPE).keyId(kid).build();
-		String token = encoder.encode(JwtEncoderParameters.from(header, claims.build())).getTokenValue();
-		return new Signed(token, issuedAt.plus(ttl.dividedBy(2)));
+		return claims;
+	}
+
+	private JwsHeader header() {
+		return JwsHeader.with(SignatureAlgorithm.RS256).type(Identity.TYPE).keyId(kid).build();
+	}
+
+	private Signed signNow(Key key, Instant now) {
+		String token = encoder.encode(JwtEncoderParameters.from(header(), claims(key, now).build())).getTokenValue();
+		return new Signed(token, now.truncatedTo(ChronoUnit.SECONDS).plus(ttl.dividedBy(2)));
 	}
 
 	private record Key(String subject, @Nullable String office, String audience) {

@@ -90,9 +90,24 @@ public final class IdentityVerifier {
 		}
 		Jwt jwt = decode(decoder, token);
 		VerifiedIdentity identity = new VerifiedIdentity(issuer, jwt.getSubject(), jwt.getClaimAsString(Identity.OFFICE),
-				jwt.getExpiresAt());
+				jwt.getExpiresAt(), request(jwt));
 		verified.put(token, identity);
 		return identity;
+	}
+
+	/** The request a bound token names, all three claims or none (a token with some of them is refused). */
+	private static VerifiedIdentity.@Nullable Request request(Jwt jwt) {
+		String method = jwt.getClaimAsString(Identity.METHOD);
+		String path = jwt.getClaimAsString(Identity.PATH);
+		String digest = jwt.getClaimAsString(Identity.BODY_DIGEST);
+		if (method == null && path == null && digest == null) {
+			return null;
+		}
+		if (method == null || path == null || digest == null) {
+			throw new InvalidIdentityException("a token bound to a request names its method, path and body digest ("
+					+ Identity.METHOD + ", " + Identity.PATH + ", " + Identity.BODY_DIGEST + ")");
+		}
+		return new VerifiedIdentity.Request(method, path, digest);
 	}
 
 	private static Jwt decode(NimbusJwtDecoder decoder, String token) {

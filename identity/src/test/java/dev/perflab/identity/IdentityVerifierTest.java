@@ -49,6 +49,23 @@ class IdentityVerifierTest {
 	}
 
 	@Test
+	void aTokenSignedForOneRequestNamesItsMethodPathAndBody() {
+		IdentitySigner mail = new IdentitySigner(Identity.MAIL, MAIL_KEY, Duration.ofSeconds(60), clock);
+		IdentityVerifier send = verifier("send", Map.of(Identity.MAIL, List.of(pub(MAIL_KEY))));
+		byte[] body = "{\"mail_no\":1}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+		VerifiedIdentity identity = send.verify(mail.signRequest("mail", "send", "PUT", "/internal/jobs/a-1", body));
+
+		assertThat(identity.request()).isEqualTo(
+				new VerifiedIdentity.Request("PUT", "/internal/jobs/a-1", IdentitySigner.digest(body)));
+		assertThat(IdentitySigner.digest(body)).isNotEqualTo(IdentitySigner.digest(new byte[0]));
+		assertThat(send.verify(mail.sign("mail", null, "send")).request()).as("an unbound token").isNull();
+		assertThat(mail.signRequest("mail", "send", "PUT", "/internal/jobs/a-1", body))
+			.as("never cached: each call its own signature")
+			.isNotEqualTo(mail.sign("mail", null, "send"));
+	}
+
+	@Test
 	void refusesATokenSignedByAForeignKey() {
 		IdentitySigner forger = new IdentitySigner(Identity.GATEWAY, FOREIGN_KEY, Duration.ofSeconds(60), clock);
 

@@ -32,7 +32,7 @@ class CallerArgumentResolver implements HandlerMethodArgumentResolver {
 
 	private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._@+-]{1,128}");
 
-	private static final String VERIFIED = CallerArgumentResolver.class.getName() + ".verified";
+	static final String VERIFIED = CallerArgumentResolver.class.getName() + ".verified";
 
 	private final ObjectProvider<IdentityVerifier> verifier;
 
@@ -49,7 +49,12 @@ class CallerArgumentResolver implements HandlerMethodArgumentResolver {
 	public Object resolveArgument(MethodParameter parameter, ModelAndViewContainer mav, NativeWebRequest request,
 			WebDataBinderFactory binderFactory) {
 		VerifiedIdentity identity = verified(request);
-		return parameter.getParameterType() == Caller.class ? user(identity) : service(identity, parameter);
+		if (parameter.getParameterType() == Caller.class) {
+			return user(identity);
+		}
+		ServiceCaller caller = service(identity, parameter);
+		BoundRequests.check(identity, request, parameter);
+		return caller;
 	}
 
 	private static Caller user(VerifiedIdentity identity) {

@@ -84,6 +84,12 @@ public class PlatformAutoConfiguration {
 		}
 	}
 
+	/** Services' calls bound to their requests: the body each token was signed for (a ControllerAdvice bean). */
+	@Bean
+	BoundRequests perflabBoundRequests() {
+		return new BoundRequests();
+	}
+
 	@Bean
 	WebMvcConfigurer perflabCallerResolver(ObjectProvider<IdentityVerifier> verifier) {
 		return new WebMvcConfigurer() {

@@ -64,9 +64,14 @@ public final class TestIdentity {
 		return GATEWAY.sign(user, office, audience);
 	}
 
-	/** Mail's relay identity, signed with mail's test key. */
+	/** Mail's relay identity, signed with mail's test key, bound to nothing (refused by a service's endpoint). */
 	public static String mail(String audience) {
 		return MAIL.sign("mail", null, audience);
+	}
+
+	/** Mail's relay identity for one request, as mail's outbox relay signs each push. */
+	public static String mail(String audience, String method, String path, byte[] body) {
+		return MAIL.signRequest("mail", audience, method, path, body);
 	}
 
 	/** A user identity claiming the gateway as issuer, signed with a key nobody trusts. */
@@ -77,6 +82,11 @@ public final class TestIdentity {
 	/** Mail's relay identity signed with a key nobody trusts. */
 	public static String forgedMail(String audience) {
 		return FOREIGN_MAIL.sign("mail", null, audience);
+	}
+
+	/** Mail's relay identity for one request, signed with a key nobody trusts. */
+	public static String forgedMail(String audience, String method, String path, byte[] body) {
+		return FOREIGN_MAIL.signRequest("mail", audience, method, path, body);
 	}
 
 	/** The signer a service configured with {@link #signAsMail} gets. */

@@ -32,7 +32,10 @@ class ServiceDefaultsTest {
 			.isEqualTo("readinessState,db");
 		assertThat(environment.getProperty("spring.datasource.hikari.connection-timeout")).isEqualTo("5000");
 		assertThat(environment.getProperty("spring.datasource.url")).isEqualTo(
-				"jdbc:mysql://127.0.0.1:13306/perflab_test?rewriteBatchedStatements=true&cachePrepStmts=true&useServerPrepStmts=false");
+				"jdbc:mysql://127.0.0.1:13306/perflab_test?rewriteBatchedStatements=true&cachePrepStmts=true"
+						+ "&useServerPrepStmts=false&connectTimeout=2000&socketTimeout=5000");
+		// every store call bounded: a database that stops answering is a 503 within seconds, not a thread held ~15 min
+		assertThat(environment.getProperty("spring.datasource.hikari.validation-timeout")).isEqualTo("2000");
 		assertThat(environment.getProperty("management.tracing.export.enabled")).isEqualTo("false");
 		assertThat(environment.getProperty("server.address")).isNull();
 	}

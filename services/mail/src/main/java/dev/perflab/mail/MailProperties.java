@@ -15,6 +15,10 @@ import dev.perflab.platform.work.ClaimLoop;
  * @param listCount lab switch: {@code not-exists} (fixed) or {@code left-join} (seed 000's count)
  * @param emlRead lab switch: {@code streaming} (fixed) or {@code in-memory} (seed 000's parser)
  * @param storage the folder of the EML files (a volume in Kubernetes)
+ * @param storageReserve bytes the EML volume keeps free: while it has no more usable bytes than this, a send is refused
+ *        (507) and reads go on; 0 refuses only once it is full. The offices' storage quotas together can pass the one
+ *        volume they share. 512 MB holds ~360 of the largest EMLs a send can write (~1.4 MB), more than all 200
+ *        request threads writing one at once
  * @param maxPageSize the largest {@code size} of a mail list page
  * @param maxBodyChars text or HTML body characters returned by a mail read (longer bodies are cut and flagged)
  * @param sendHandoff lab switch: {@code outbox} (fixed) or {@code nested-requires-new} (seed 000's hand-off)
@@ -23,9 +27,17 @@ import dev.perflab.platform.work.ClaimLoop;
  */
 @ConfigurationProperties("perflab.mail")
 public record MailProperties(@DefaultValue("not-exists") ListCount listCount, @DefaultValue("streaming") EmlRead emlRead,
-		@DefaultValue(".run/mail-storage") Path storage, @DefaultValue("100") int maxPageSize,
-		@DefaultValue("1000000") int maxBodyChars, @DefaultValue("outbox") SendHandoff sendHandoff,
-		@DefaultValue Relay relay, @DefaultValue Quota quota) implements LabSwitches {
+		@DefaultValue(".run/mail-storage") Path storage, @DefaultValue("512MB") DataSize storageReserve,
+		@DefaultValue("100") int maxPageSize, @DefaultValue("1000000") int maxBodyChars,
+		@DefaultValue("outbox") SendHandoff sendHandoff, @DefaultValue Relay relay, @DefaultValue Quota quota)
+		implements LabSwitches {
+
+	public MailProperties {
+		if (storageReserve.isNegative()) {
+			throw new IllegalArgumentException(
+					"perflab.mail.storage-reserve is bytes, 0 to refuse mail only once the volume is full");
+		}
+	}
 
 	@Override
 	public Map<String, ?> labSwitches() {

@@ -150,6 +150,31 @@ class MailReadTest extends MailServiceTest {
 		assertProblem(api.get("nobody", "/v2/mails/" + no), 403);
 	}
 
+	/** Issue 44 item 8: 4294967296 was cut to the int 0 and served the mail's first attachment. */
+	@Test
+	void attachmentIndexesPastTheListAreNotFoundNeverWrappedToAnotherOne() {
+		long no = visibleMail("large-22m");
+		String attachments = "/v2/mails/" + no + "/attachments/";
+		assertThat(api.bytes(api.as("alice", attachments + "0").header("Range", "bytes=0-9").GET()).statusCode())
+			.as("the one attachment there is").isEqualTo(206);
+		for (String index : List.of("1", "2147483647", "2147483648", "4294967295", "4294967296", "4294967297",
+				"8589934592", "9223372036854775807", "9223372036854775808", "18446744073709551616",
+				"99999999999999999999999999999999")) {
+			HttpResponse<String> response = api.get("alice", attachments + index);
+			assertThat(response.statusCode()).as(index).isEqualTo(404);
+			assertThat(response.headers().firstValue("Content-Type")).as(index).hasValue("application/problem+json");
+			assertThat(MailApi.json(response).get("type")).as(index).isEqualTo("https://perflab.dev/problems/not-found");
+			assertThat(response.headers().firstValue("Content-Disposition")).as(index + ": no archive.zip").isEmpty();
+		}
+		for (String index : List.of("-1", "-4294967296", "-9223372036854775808", "-99999999999999999999", "abc", "0x0",
+				"1e3", "1.0", "%2B", "4294967296abc")) {
+			HttpResponse<String> response = api.get("alice", attachments + index);
+			assertThat(response.statusCode()).as(index).isEqualTo(400);
+			assertThat(response.headers().firstValue("Content-Type")).as(index).hasValue("application/problem+json");
+			assertThat(MailApi.json(response).get("type")).as(index).isEqualTo("https://perflab.dev/problems/invalid-path");
+		}
+	}
+
 	@Test
 	void aStoredPathOutsideTheStorageIsNeverServed() {
 		long no = visibleMail("small-4k");

@@ -9,7 +9,11 @@ import dev.perflab.platform.smtp.MailAddress;
 /** Refuses bad input before anything is written: nothing half-checked reaches the database. */
 public final class Fields {
 
-	private static final Pattern PHONE = Pattern.compile("\\+?[0-9]{8,15}");
+	/** E.164: a + and 8 to 15 digits, the country code first (never 0) */
+	private static final Pattern E164 = Pattern.compile("\\+[1-9][0-9]{7,14}");
+
+	/** the country a national number (trunk prefix 0) is dialled in: perflab's offices are in Korea */
+	private static final String DEFAULT_COUNTRY = "82";
 
 	private Fields() {
 	}
@@ -29,13 +33,36 @@ public final class Fields {
 		return trimmed;
 	}
 
-	/** A phone number as digits with an optional leading +, 8 to 15 digits; spaces and hyphens between are dropped. */
+	/**
+	 * A phone number in E.164 ({@code +821012345678}), the one spelling every quota key and every stored row uses: a
+	 * recipient's quota was counted per spelling, so {@code +8210…}, {@code 8210…} and {@code 008210…} were three
+	 * recipients. Spaces and hyphens are dropped; {@code 00} is the international prefix; a national number (one
+	 * leading 0) is in the default country, +82, whose numbers never keep the 0 after the country code.
+	 */
 	public static String phone(String field, String value) {
 		String digits = value == null ? "" : value.replaceAll("[ -]", "");
-		if (!PHONE.matcher(digits).matches()) {
-			throw invalid(field, "is not a phone number (8 to 15 digits, optionally +country code)");
+		String international;
+		if (digits.startsWith("+")) {
+			international = digits.substring(1);
 		}
-		return digits;
+		else if (digits.startsWith("00")) {
+			international = digits.substring(2);
+		}
+		else if (digits.startsWith("0")) {
+			international = DEFAULT_COUNTRY + digits.substring(1);
+		}
+		else {
+			// digits with the country code but no + (8210…), as they are often copied
+			international = digits;
+		}
+		if (international.startsWith(DEFAULT_COUNTRY + "0")) {
+			international = DEFAULT_COUNTRY + international.substring(DEFAULT_COUNTRY.length() + 1);
+		}
+		String e164 = "+" + international;
+		if (!E164.matcher(e164).matches()) {
+			throw invalid(field, "is not a phone number (8 to 15 digits with the country code, or a national number from 0)");
+		}
+		return e164;
 	}
 
 	/** A bare address of printable ASCII (no display name, no group), at most 254 characters, with a dotted domain; lower-cased. */

@@ -19,6 +19,7 @@ import dev.perflab.platform.work.ClaimLoop;
  * @param sms the SMS provider
  * @param mail the welcome mail's relay and sender
  * @param bcryptStrength BCrypt's log2 rounds for member passwords (10: about 50-100 ms of one core per sign-up)
+ * @param hashing how many of those hashes run at once, per caller and per instance
  * @param pageSize guestbook entries per page
  * @param seed the demo data {@code java -jar notifier.jar --perflab.notifier.seed.events=N} writes
  * @param quota notifications a user, an office and a recipient may be sent per window
@@ -27,7 +28,7 @@ import dev.perflab.platform.work.ClaimLoop;
 public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch dispatch,
 		@DefaultValue Executor executor, @DefaultValue WorkPool workPool, @DefaultValue Sweeper sweeper,
 		@DefaultValue Sms sms, @DefaultValue Mail mail, @DefaultValue("10") int bcryptStrength,
-		@DefaultValue("20") int pageSize, @DefaultValue Seed seed, @DefaultValue Quota quota) implements LabSwitches {
+		@DefaultValue Hashing hashing, @DefaultValue("20") int pageSize, @DefaultValue Seed seed, @DefaultValue Quota quota) implements LabSwitches {
 
 	@Override
 	public Map<String, ?> labSwitches() {
@@ -91,6 +92,37 @@ public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch di
 	}
 
 	/**
+	 * A limit by cost, not by count: the gateway passes 200 sign-ups/s per caller, ~15 cores of BCrypt, so one caller's
+	 * flood took every core and a guestbook signing of another office waited behind it. Beyond these a sign-up waits
+	 * up to {@code queueTimeout} for its turn, then is refused with 429 {@code sign-up-busy} (Retry-After: 1), after its
+	 * quota and duplicate checks and before any hash.
+	 *
+	 * @param perCaller hashes one caller (user of an office) may have running at once; 1 is ~13 sign-ups/s at strength
+	 * 10, far beyond what people signing members up one by one ask for
+	 * @param perCallerWaiting sign-ups of one caller that may wait for a turn beyond those running; past them a sign-up
+	 * is refused at once, so one caller holds at most {@code perCaller + perCallerWaiting} request threads here (a
+	 * few: a burst of a client's retries, or a load test's overlapping iterations on a busy machine, waits rather
+	 * than fails)
+	 * @param concurrency hashes the instance runs at once, whoever asks; 0: one per processor the JVM sees (its
+	 * container's CPU limit), so sign-ups alone never queue more work than there are cores
+	 * @param queueTimeout how long a sign-up may wait for a turn before it is refused
+	 */
+	public record Hashing(@DefaultValue("1") int perCaller, @DefaultValue("4") int perCallerWaiting,
+			@DefaultValue("0") int concurrency, @DefaultValue("1s") Duration queueTimeout) {
+
+		public Hashing {
+			if (perCaller < 1 || perCallerWaiting < 0 || concurrency < 0 || queueTimeout.isNegative()) {
+				throw new IllegalArgumentException("perflab.notifier.hashing: per-caller at least 1, per-caller-waiting "
+						+ "0 or more, concurrency 0 (the CPU count) or more, queue-timeout not negative");
+			}
+		}
+
+		public int concurrentHashes() {
+			return concurrency > 0 ? concurrency : Runtime.getRuntime().availableProcessors();
+		}
+	}
+
+	/**
 	 * @param from the welcome mail's sender
 	 * @param host relay host
 	 * @param port relay port
@@ -128,14 +160,18 @@ public record NotifierProperties(@DefaultValue("after-commit-async") Dispatch di
 	 * @param perOffice notifications one office may cause per window; 0 for no limit
 	 * @param perRecipient notifications one phone number or address may be sent per window, whichever office asks;
 	 * 0 for no limit
+	 * @param smsPerOffice SMS one office may cause per window; 0 for no limit. An SMS carries the caller's text to any
+	 * number at the office's expense (toll fraud: {@code perUser} alone let one user send 60,000 an hour). 500 is a
+	 * real office's busiest hour: an event of a few hundred guests signing its guestbook as they arrive, each
+	 * confirmed by one SMS; a load lab that signs thousands an hour sets it higher (services/notifier/service.env)
 	 * @param retention how long a window's counters are kept after it ends before the sweeper deletes them
 	 */
 	public record Quota(@DefaultValue("1h") Duration window, @DefaultValue("60000") int perUser,
 			@DefaultValue("240000") int perOffice, @DefaultValue("20") int perRecipient,
-			@DefaultValue("1d") Duration retention) {
+			@DefaultValue("500") int smsPerOffice, @DefaultValue("1d") Duration retention) {
 
 		public Quota {
-			if (perUser < 0 || perOffice < 0 || perRecipient < 0) {
+			if (perUser < 0 || perOffice < 0 || perRecipient < 0 || smsPerOffice < 0) {
 				throw new IllegalArgumentException(
 						"perflab.notifier.quota limits are notifications per window, 0 for none");
 			}

@@ -30,7 +30,7 @@ class InTransactionSyncTest extends NotifierTestBase {
 		String office = office(), phone = phone();
 		long event = api.event(office, "sync");
 		Map<String, int[]> atSend = new ConcurrentHashMap<>();
-		SINK.onDelivery(id -> atSend.put(id, new int[] { NotifierServiceTest.committedGuestbookRows(phone),
+		SINK.onDelivery(id -> atSend.put(id, new int[] { NotifierServiceTest.committedGuestbookRows(e164(phone)),
 				pool.getHikariPoolMXBean().getActiveConnections() }));
 
 		long started = System.nanoTime();

@@ -34,7 +34,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = { NotifierTestBase.TEST_DB,
 		NotifierTestBase.FAST_SWEEPER_POLL, "perflab.notifier.bcrypt-strength=4", "perflab.notifier.quota.per-user=5",
-		"perflab.notifier.quota.per-office=8", "perflab.notifier.quota.per-recipient=2" })
+		"perflab.notifier.quota.per-office=8", "perflab.notifier.quota.per-recipient=2",
+		"perflab.notifier.quota.sms-per-office=6" })
 class NotificationQuotaTest extends NotifierTestBase {
 
 	static final MovableClock CLOCK = new MovableClock();
@@ -68,12 +69,54 @@ class NotificationQuotaTest extends NotifierTestBase {
 		assertQuotaRefusal(refused, "recipient", 2);
 		assertThat(rows("guestbook")).as("entries").isEqualTo(entries);
 		assertThat(rows("notification")).as("notifications").isEqualTo(notifications);
-		assertThat(counted("recipient", "", phone)).as("the refusal's increment rolled back").isEqualTo(2);
+		assertThat(counted("recipient", "", e164(phone))).as("the refusal's increment rolled back").isEqualTo(2);
 		assertThat(counted("user", theirs, "lee")).isEqualTo(1);
 
 		NotifierApi.expect(api.signAs(theirs, "lee", theirEvent, phone()), 201);
 		CLOCK.advance(Duration.ofHours(1));
 		NotifierApi.expect(api.signAs(mine, "kim", myEvent, phone), 201);
+	}
+
+	/**
+	 * A number spelled three ways was three recipients, each with a quota of its own: one spelling, E.164, is counted
+	 * and stored.
+	 */
+	@Test
+	void aNumberSpelledAnyWayIsOneRecipientCountedAndStoredInE164() {
+		String national = phone(), office = office();
+		String e164 = e164(national);
+		long event = api.event(office, "spellings");
+		NotifierApi.expect(api.signAs(office, "kim", event, e164), 201);
+		NotifierApi.expect(api.signAs(office, "kim", event, e164.substring(1)), 201);
+		assertQuotaRefusal(api.signAs(office, "kim", event, "00" + e164.substring(1)), "recipient", 2);
+		assertQuotaRefusal(api.signAs(office, "kim", event,
+				national.substring(0, 3) + "-" + national.substring(3, 7) + "-" + national.substring(7)), "recipient", 2);
+		assertQuotaRefusal(api.signAs(office, "kim", event, "+82 " + national), "recipient", 2);
+		assertThat(counted("recipient", "", e164)).isEqualTo(2);
+		assertThat(jdbc.sql("SELECT phone FROM guestbook WHERE event_id = ?").param(event).query(String.class).list())
+			.containsExactly(e164, e164);
+		assertThat(jdbc.sql("SELECT recipient FROM notification WHERE office = ?").param(office).query(String.class)
+			.list()).containsExactly(e164, e164);
+	}
+
+	/** An SMS carries the caller's text to any number at the office's expense: an office's SMS have a cap of their own. */
+	@Test
+	void anOfficesSmsAreCappedWhicheverUserSendsThemAndMailIsNot() {
+		String office = office();
+		long event = api.event(office, "toll fraud");
+		for (int i = 0; i < 6; i++) {
+			NotifierApi.expect(api.signAs(office, i % 2 == 0 ? "kim" : "lee", event, phone()), 201);
+		}
+		long entries = rows("guestbook"), notifications = rows("notification");
+		assertQuotaRefusal(api.signAs(office, "park", event, phone()), "sms", 6);
+		assertThat(rows("guestbook")).as("entries").isEqualTo(entries);
+		assertThat(rows("notification")).as("notifications").isEqualTo(notifications);
+		assertThat(counted("sms", office, "")).as("the refusal's increment rolled back").isEqualTo(6);
+		NotifierApi.expect(api.signUpAs(office, "park", "park" + phone() + "@example.com"), 201);
+		String other = office();
+		NotifierApi.expect(api.signAs(other, "park", api.event(other, "another office"), phone()), 201);
+		CLOCK.advance(Duration.ofHours(1));
+		NotifierApi.expect(api.signAs(office, "park", event, phone()), 201);
 	}
 
 	@Test
@@ -84,10 +127,12 @@ class NotificationQuotaTest extends NotifierTestBase {
 			NotifierApi.expect(api.signAs(office, "kim", event, phone()), 201);
 		}
 		assertQuotaRefusal(api.signAs(office, "kim", event, phone()), "user", 5);
-		for (int i = 0; i < 3; i++) {
-			NotifierApi.expect(api.signAs(office, "lee", event, phone()), 201);
+		// the office's SMS end at 6 (above); its welcome mails count against its 8 notifications
+		NotifierApi.expect(api.signAs(office, "lee", event, phone()), 201);
+		for (int i = 0; i < 2; i++) {
+			NotifierApi.expect(api.signUpAs(office, "lee", "lee" + phone() + "@example.com"), 201);
 		}
-		assertQuotaRefusal(api.signAs(office, "lee", event, phone()), "office", 8);
+		assertQuotaRefusal(api.signUpAs(office, "lee", "lee" + phone() + "@example.com"), "office", 8);
 		assertQuotaRefusal(api.signAs(office, "park", event, phone()), "office", 8);
 		assertThat(notificationsOf(office)).isEqualTo(8);
 		// another office is not this one

@@ -77,6 +77,16 @@ abstract class NotifierTestBase {
 		return "010" + (10_000_000 + NUMBERS.incrementAndGet() % 90_000_000);
 	}
 
+	/** {@link #phone()} as the service stores and counts it: E.164, the national 0 replaced by +82. */
+	static String e164(String national) {
+		return "+82" + national.substring(1);
+	}
+
+	/** A national number's E.164 form as a read shows it: its last four digits (the guestbook's rule). */
+	static String masked(String national) {
+		return "*".repeat(e164(national).length() - 4) + national.substring(national.length() - 4);
+	}
+
 	/** An office no other test or run uses. */
 	static String office() {
 		return "t" + NUMBERS.incrementAndGet();

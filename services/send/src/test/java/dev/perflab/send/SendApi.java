@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -58,7 +59,7 @@ record SendApi(int port) {
 	}
 
 	HttpResponse<String> put(String path, String contentType, String body) {
-		return put(path, contentType, body, TestIdentity.mail("send"));
+		return put(path, contentType, body, TestIdentity.mail("send", "PUT", path, body.getBytes(StandardCharsets.UTF_8)));
 	}
 
 	/** A PUT carrying this identity token (none when null) and any other headers (name, value, ...). */

@@ -3,6 +3,7 @@ package dev.perflab.send;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -287,15 +288,42 @@ class SendServiceTest {
 
 		assertProblem(api.put(path, "application/json", body, null), 401);
 		assertProblem(api.put(path, "application/json", body, null, "X-Perflab-User", "mail"), 401);
-		assertProblem(api.put(path, "application/json", body, TestIdentity.forgedMail("send")), 401);
-		assertProblem(api.put(path, "application/json", body, TestIdentity.mail("shortener")), 401);
+		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		assertProblem(api.put(path, "application/json", body, TestIdentity.forgedMail("send", "PUT", path, bytes)), 401);
+		assertProblem(api.put(path, "application/json", body, TestIdentity.mail("shortener", "PUT", path, bytes)), 401);
+		// mail's own key, but bound to no request: a service's token is good for the one call it was signed for
+		assertProblem(api.put(path, "application/json", body, TestIdentity.mail("send")), 401);
 		assertProblem(api.put(path, "application/json", body, TestIdentity.user("alice", "1", "send")), 403);
 		assertProblem(api.put(path, "application/json", body, TestIdentity.user("mail", "1", "send")), 403);
 		assertThat(count("delivery_job")).isEqualTo(jobs);
 		assertThat(count("recipient")).isEqualTo(recipients);
 		assertProblem(api.delivery("alice", "/v2/mails/" + no + "/delivery"), 404);
 
-		assertThat(api.put(path, "application/json", body, TestIdentity.mail("send")).statusCode()).isEqualTo(201);
+		assertThat(api.put(path, "application/json", body, TestIdentity.mail("send", "PUT", path, bytes)).statusCode())
+			.isEqualTo(201);
+	}
+
+	@Test
+	void aCapturedRelayTokenOnlyRepeatsItsOwnCall() {
+		long no = NUMBERS.incrementAndGet();
+		String path = "/internal/jobs/" + SendApi.jobId(no);
+		String body = "{\"mail_no\":" + no + "," + SendApi.job("alice", List.of("r" + no + "@example.com"), List.of(), List.of(), false, null).substring(1);
+		String token = TestIdentity.mail("send", "PUT", path, body.getBytes(StandardCharsets.UTF_8));
+		assertThat(api.put(path, "application/json", body, token).statusCode()).isEqualTo(201);
+		long jobs = count("delivery_job"), recipients = count("recipient");
+
+		// replayed as it was: the same job, already there (idempotent by its id), nothing new
+		assertThat(api.put(path, "application/json", body, token).statusCode()).isEqualTo(200);
+		// replayed for another job, or with another sender and recipients: refused
+		long other = NUMBERS.incrementAndGet();
+		String otherPath = "/internal/jobs/" + SendApi.jobId(other);
+		assertProblem(api.put(otherPath, "application/json", body, token), 401);
+		String forged = body.replace("r" + no + "@example.com", "victim@example.com").replace("\"alice", "\"mallory");
+		assertThat(forged).isNotEqualTo(body);
+		assertProblem(api.put(path, "application/json", forged, token), 401);
+		assertProblem(api.put(otherPath, "application/json", forged, token), 401);
+		assertThat(count("delivery_job")).isEqualTo(jobs);
+		assertThat(count("recipient")).isEqualTo(recipients);
 	}
 
 	private Map<?, ?> awaitDone(String owner, long no) {

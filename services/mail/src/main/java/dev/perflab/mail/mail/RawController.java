@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.OptionalInt;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -83,12 +84,13 @@ class RawController {
 			HttpServletRequest request, HttpServletResponse response) throws IOException {
 		Account account = accounts.require(caller);
 		Mails.StoredMail mail = mails.find(account, MailNumbers.parse(no));
-		int i = (int) MailNumbers.parse(index, "attachment index", 0);
+		OptionalInt wanted = MailNumbers.index(index, "attachment index");
 		Mails.AttachmentView found = mails.attachments(mail.no())
 			.stream()
-			.filter(a -> a.index() == i)
+			.filter(a -> wanted.isPresent() && a.index() == wanted.getAsInt())
 			.findFirst()
-			.orElseThrow(() -> ProblemException.notFound("Mail " + mail.no() + " has no attachment " + i));
+			.orElseThrow(() -> ProblemException.notFound("Mail " + mail.no() + " has no attachment " + index));
+		int i = found.index();
 		return serve(request, response, mediaType(found.contentType()), found.name(), new Streamed(found.size(), () -> {
 			InputStream in = attachments.open(mail.eml(), i);
 			if (in == null) {

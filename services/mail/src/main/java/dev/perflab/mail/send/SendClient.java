@@ -1,6 +1,7 @@
 package dev.perflab.mail.send;
 
 import java.io.IOException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.util.Base64;
@@ -40,6 +41,9 @@ class SendClient {
 
 	private final RelayTraces traces;
 
+	/** send's base URL's path ("" at the root), which the signed path starts with */
+	private final String basePath;
+
 	// a bean of every web run (perflab.identity.signing-key); absent only where no relay runs (the seeder)
 	private final ObjectProvider<IdentitySigner> signer;
 
@@ -49,7 +53,9 @@ class SendClient {
 		JdkClientHttpRequestFactory requests = new JdkClientHttpRequestFactory(HttpClient.newBuilder()
 			.connectTimeout(settings.connectTimeout()).version(HttpClient.Version.HTTP_1_1).build());
 		requests.setReadTimeout(settings.timeout());
-		this.http = builder.clone().baseUrl(settings.sendUrl().replaceAll("/+$", "")).requestFactory(requests).build();
+		String base = settings.sendUrl().replaceAll("/+$", "");
+		this.http = builder.clone().baseUrl(base).requestFactory(requests).build();
+		this.basePath = URI.create(base).getRawPath();
 		this.json = json;
 		this.store = store;
 		this.signer = signer;
@@ -63,12 +69,15 @@ class SendClient {
 				job.separateSend(), job.receiptKeys(), Base64.getEncoder().encodeToString(eml));
 		Span span = traces.push(outboxId, job.traceparent());
 		try (Tracer.SpanInScope scope = traces.inScope(span)) {
+			byte[] bytes = json.writeValueAsBytes(body);
+			String path = this.basePath + "/internal/jobs/" + jobId;
 			return http.put()
 				.uri("/internal/jobs/{jobId}", jobId)
 				.contentType(MediaType.APPLICATION_JSON)
 				.header("X-Request-Id", "outbox-" + outboxId)
-				.header(Identity.HEADER, signer.getObject().sign("mail", null, "send"))
-				.body(json.writeValueAsBytes(body))
+				// bound to this push: a token captured on the way repeats this job, never another one
+				.header(Identity.HEADER, signer.getObject().signRequest("mail", "send", "PUT", path, bytes))
+				.body(bytes)
 				.exchange((request, response) -> response.getStatusCode().value());
 		}
 		catch (RuntimeException e) {

@@ -221,8 +221,8 @@ class RecipientQuotaTest extends MailServiceTest {
 	@Test
 	void aLimitOfZeroIsOff() {
 		MailProperties officeOnly = new MailProperties(properties.listCount(), properties.emlRead(), properties.storage(),
-				properties.maxPageSize(), properties.maxBodyChars(), properties.sendHandoff(), properties.relay(),
-				new MailProperties.Quota(0, 60, Duration.ofDays(1), DataSize.ofBytes(0)));
+				properties.storageReserve(), properties.maxPageSize(), properties.maxBodyChars(), properties.sendHandoff(),
+				properties.relay(), new MailProperties.Quota(0, 60, Duration.ofDays(1), DataSize.ofBytes(0)));
 		RecipientQuota offForUsers = new RecipientQuota(jdbcClient, officeOnly, clock, new SimpleMeterRegistry());
 		Account alice = new Account(1, 1, "alice@o1.perflab.test", "alice");
 		tx.executeWithoutResult(status -> offForUsers.charge(alice, 50));

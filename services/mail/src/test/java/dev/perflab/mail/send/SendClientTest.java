@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import org.junit.jupiter.api.Test;
@@ -55,10 +56,10 @@ class SendClientTest {
 					Duration.ofMillis(500), Duration.ofSeconds(30), Duration.ofSeconds(1), Duration.ofSeconds(5),
 					Duration.ofDays(1));
 			MailProperties properties = new MailProperties(MailProperties.ListCount.NOT_EXISTS,
-					MailProperties.EmlRead.STREAMING, storage, 100, 1000, MailProperties.SendHandoff.OUTBOX, relay,
+					MailProperties.EmlRead.STREAMING, storage, DataSize.ofBytes(0), 100, 1000, MailProperties.SendHandoff.OUTBOX, relay,
 					new MailProperties.Quota(0, 0, Duration.ofDays(1), DataSize.ofBytes(0)));
 			SendClient client = new SendClient(RestClient.builder(), JsonMapper.builder().build(),
-					new EmlStore(properties), properties,
+					new EmlStore(properties, new SimpleMeterRegistry()), properties,
 					new StaticListableBeanFactory(Map.of("signer", TestIdentity.mailSigner()))
 						.getBeanProvider(IdentitySigner.class),
 					new RelayTraces(Tracer.NOOP, Propagator.NOOP));

@@ -252,7 +252,8 @@ class UnsavedEmlTest extends MailServiceTest {
 				Duration.ofHours(1), Duration.ofSeconds(30), Duration.ofMillis(500), Duration.ofSeconds(30),
 				Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofDays(1));
 		MailProperties local = new MailProperties(properties.listCount(), properties.emlRead(), properties.storage(),
-				properties.maxPageSize(), properties.maxBodyChars(), properties.sendHandoff(), settings, properties.quota());
+				properties.storageReserve(), properties.maxPageSize(), properties.maxBodyChars(), properties.sendHandoff(),
+				settings, properties.quota());
 		SendClient client = new SendClient(RestClient.builder(), json, store, local,
 				new StaticListableBeanFactory(Map.of("signer", TestIdentity.mailSigner())).getBeanProvider(IdentitySigner.class),
 				new RelayTraces(Tracer.NOOP, Propagator.NOOP));

@@ -56,7 +56,7 @@ class Guestbook {
 	Entry sign(Caller caller, long eventId, String name, String phone, String message) {
 		String office = caller.office();
 		return tx.execute(status -> {
-			quota.precheck(office, caller.user(), phone);
+			quota.precheck(office, caller.user(), Channel.SMS, phone);
 			QrEvent event = events.find(office, eventId).orElseThrow(() -> ProblemException.notFound("No event " + eventId));
 			Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
 			KeyHolder key = new GeneratedKeyHolder();

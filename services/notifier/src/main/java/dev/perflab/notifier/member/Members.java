@@ -9,7 +9,6 @@ import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
-import org.springframework.security.crypto.password.PasswordEncoder;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -22,7 +21,7 @@ import dev.perflab.platform.ProblemException;
 
 /**
  * Seed 003's sign-up: the quotas are checked and the password is hashed first (BCrypt costs tens of milliseconds of
- * CPU, and no connection is held for it), then the member and its PENDING welcome mail commit in one short
+ * CPU, bounded per caller and per instance by {@link PasswordHashes}, and no connection is held for it), then the member and its PENDING welcome mail commit in one short
  * transaction. Seed 003's sign-up waited 1 s on the mail inside the request; here the mail is the dispatch switch's
  * business.
  */
@@ -37,27 +36,31 @@ class Members {
 
 	private final NotificationQuota quota;
 
-	private final PasswordEncoder passwords;
+	private final PasswordHashes passwords;
 
 	Members(JdbcClient jdbc, TransactionTemplate tx, Notifications notifications, NotificationQuota quota,
-			PasswordEncoder memberPasswordEncoder) {
+			PasswordHashes passwords) {
 		this.jdbc = jdbc;
 		this.tx = tx;
 		this.notifications = notifications;
 		this.quota = quota;
-		this.passwords = memberPasswordEncoder;
+		this.passwords = passwords;
 	}
 
 	Member signUp(Caller caller, String email, String name, String password) {
 		String office = caller.office();
-		// a caller or an address over quota, and a known email, are refused before BCrypt spends its ~70 ms of a core
-		// (sign-ups are a mail to any address and a CPU burner); the charge and the unique key still decide a race
-		quota.precheck(office, caller.user(), email);
-		if (jdbc.sql("SELECT COUNT(*) FROM member WHERE office = ? AND email = ?").params(office, email)
-			.query(Long.class).single() > 0) {
-			throw duplicate();
+		String hash;
+		try (PasswordHashes.Turn turn = passwords.admit(caller)) {
+			// a caller or an address over quota, and a known email, are refused before BCrypt spends its ~70 ms of a
+			// core (sign-ups are a mail to any address and a CPU burner); the charge and the unique key still decide a
+			// race
+			quota.precheck(office, caller.user(), Channel.MAIL, email);
+			if (jdbc.sql("SELECT COUNT(*) FROM member WHERE office = ? AND email = ?").params(office, email)
+				.query(Long.class).single() > 0) {
+				throw duplicate();
+			}
+			hash = turn.hash(password);
 		}
-		String hash = passwords.encode(password);
 		Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
 		try {
 			return tx.execute(status -> {

@@ -25,7 +25,8 @@ import dev.perflab.notifier.NotifierProperties;
 import dev.perflab.platform.ProblemException;
 
 /**
- * Notifications per window, per user, per office and per recipient ({@code perflab.notifier.quota}), counted in
+ * Notifications per window, per user, per office, per recipient and SMS per office ({@code perflab.notifier.quota}),
+ * counted in
  * {@code notification_quota} as mail counts its recipients. The count that decides is {@link #charge}, inside the
  * registration's transaction: the counter rows' locks serialize registrations of one office (and of one recipient)
  * across every replica, so no window passes a limit, and a refusal rolls its increments back with the registration.
@@ -61,9 +62,9 @@ public class NotificationQuota {
 	}
 
 	/** Before any work is done: 429 when the committed counts leave no room for one more notification. */
-	public void precheck(String office, String user, String recipient) {
+	public void precheck(String office, String user, Channel channel, String recipient) {
 		Instant now = clock.instant();
-		List<Limit> limits = limits(office, user, recipient);
+		List<Limit> limits = limits(office, user, channel, recipient);
 		check(limits, used(limits, window(now)), 1, now);
 	}
 
@@ -72,14 +73,14 @@ public class NotificationQuota {
 	 * the registration's transaction: from here to the commit it holds its office's counter row, which every other
 	 * registration of that office waits for.
 	 */
-	void charge(String office, String user, String recipient) {
-		List<Limit> limits = limits(office, user, recipient);
+	void charge(String office, String user, Channel channel, String recipient) {
+		List<Limit> limits = limits(office, user, channel, recipient);
 		if (limits.isEmpty()) {
 			return;
 		}
 		Instant now = clock.instant();
 		LocalDateTime window = window(now);
-		// every row in one statement, in the key's order (office, recipient, user): two registrations never take
+		// every row in one statement, in the key's order (office, recipient, sms, user): two registrations never take
 		// the same two rows the other way round
 		List<Object> params = new ArrayList<>();
 		limits.forEach(limit -> params.addAll(List.of(window, limit.scope().key, limit.office(), limit.subject())));
@@ -108,13 +109,16 @@ public class NotificationQuota {
 	}
 
 	/** in the order of the table's key, the order {@link #charge} locks them in */
-	private List<Limit> limits(String office, String user, String recipient) {
-		List<Limit> limits = new ArrayList<>(3);
+	private List<Limit> limits(String office, String user, Channel channel, String recipient) {
+		List<Limit> limits = new ArrayList<>(4);
 		if (settings.perOffice() > 0) {
 			limits.add(new Limit(Scope.OFFICE, office, "", settings.perOffice()));
 		}
 		if (settings.perRecipient() > 0) {
 			limits.add(new Limit(Scope.RECIPIENT, "", recipient, settings.perRecipient()));
+		}
+		if (channel == Channel.SMS && settings.smsPerOffice() > 0) {
+			limits.add(new Limit(Scope.SMS, office, "", settings.smsPerOffice()));
 		}
 		if (settings.perUser() > 0) {
 			limits.add(new Limit(Scope.USER, office, user, settings.perUser()));
@@ -171,10 +175,10 @@ public class NotificationQuota {
 				ZoneOffset.UTC);
 	}
 
-	/** in the order of the table's key */
+	/** in the order of the table's key; {@code sms} counts an office's SMS (office, subject '') */
 	enum Scope {
 
-		OFFICE, RECIPIENT, USER;
+		OFFICE, RECIPIENT, SMS, USER;
 
 		final String key = name().toLowerCase(Locale.ROOT);
 

@@ -54,7 +54,7 @@ public class Notifications {
 			}
 		});
 		dispatch.registered(Pending.of(id, out));
-		quota.charge(out.office(), out.user(), out.recipient());
+		quota.charge(out.office(), out.user(), out.channel(), out.recipient());
 		return id;
 	}
 

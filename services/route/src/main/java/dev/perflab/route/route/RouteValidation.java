@@ -11,6 +11,9 @@ final class RouteValidation {
 
 	static final int MAX_STOPS = 100;
 
+	/** the fewest points a route has */
+	static final int MIN_POINTS = 2;
+
 	private RouteValidation() {
 	}
 
@@ -30,8 +33,8 @@ final class RouteValidation {
 			coordinates("stops[" + i + "]", stop.lat(), stop.lng());
 		}
 		List<PointInput> points = request.points();
-		if (points == null || points.size() < 2) {
-			throw invalid("A route needs at least 2 points");
+		if (points == null || points.size() < MIN_POINTS) {
+			throw invalid("A route needs at least " + MIN_POINTS + " points");
 		}
 		if (points.size() > maxPoints) {
 			throw ProblemException.badRequest("too-many-points",

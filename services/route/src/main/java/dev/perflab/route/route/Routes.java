@@ -56,6 +56,11 @@ public class Routes {
 	public record Ref(long id, int version, int pointCount) {
 	}
 
+	/** Before the body is read: 429 when the office has no room left today for the smallest route. */
+	void admit(String office) {
+		quota.beforeBody(office);
+	}
+
 	/** A caller's route: refused (429, nothing written) when its points would pass the office's quota of the day. */
 	public long create(String office, String user, CreateRouteRequest request) {
 		RouteValidation.check(request, properties.maxPoints());

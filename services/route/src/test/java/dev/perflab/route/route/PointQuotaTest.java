@@ -182,6 +182,28 @@ class PointQuotaTest {
 		assertThat(count("route_point") - pointsBefore).as("no point of a refused route").isEqualTo(990);
 	}
 
+	/**
+	 * An office with no room left is refused before its body is read: a body the server would have to read whole to
+	 * find invalid (3 MB of points, never closed) is a 429, where parsed first it was a 400 after all of it.
+	 */
+	@Test
+	void anOfficeAtItsQuotaIsRefusedBeforeItsBodyIsRead() {
+		String body = RouteApi.body(RouteApi.path(90_000, 7), false);
+		String unfinished = body.substring(0, body.length() - 2) + ",{\"lat\":";
+		assertThat(unfinished.length()).as("a large body, under the 4 MB limit").isBetween(3_000_000, 4_000_000);
+		assertThat(create("alice", 999).statusCode()).isEqualTo(201);
+
+		double refusedBefore = refusals();
+		HttpResponse<String> refused = assertRefusedWritingNothing(() -> api.create("bob", "1", unfinished), 429);
+		assertThat(RouteApi.json(refused.body()).get("type")).isEqualTo("https://perflab.dev/problems/point-quota");
+		assertThat(refused.headers().firstValue("Retry-After")).as("seconds until the UTC day ends").hasValue("14400");
+		assertThat(refusals() - refusedBefore).isEqualTo(1);
+		// one point left is no room for a route (two at least); another office's room is its own, and its body is read
+		HttpResponse<String> read = api.create("alice", "2", unfinished);
+		assertThat(read.statusCode()).as(read.body()).isEqualTo(400);
+		assertThat(RouteApi.json(read.body()).get("type")).isEqualTo("https://perflab.dev/problems/malformed-body");
+	}
+
 	@Test
 	void theQuotaFreesWhenTheDayTurns() {
 		clock.set(day.plus(Duration.ofDays(1)).minusSeconds(30));
