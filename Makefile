@@ -82,5 +82,5 @@ ab-node: ## the real test nodes, then make ab in the cluster (route's points-fet
 hpa: ## the real test node, then the gateway's and the shortener's HPAs out and in under load (HPA_PRESTOP=0 HPA_READ_RETRY=none HPA_SHUTDOWN=immediate HPA_SEND_DRAIN=0s: without its mechanisms)
 	NODE_TEST=hpa scripts/test/test-node.sh
 
-reliability: ## stores down 20 s, MariaDB frozen 20 s (SIGSTOP), and services killed or stopped under load: 503 problem+json or success, recovery, every 2xx create kept once
+reliability: ## stores down 20 s, MariaDB frozen 15 s (SIGSTOP), and services killed or stopped under load: 503 problem+json or success, recovery, every 2xx create kept once
 	@scripts/test/reliability.sh

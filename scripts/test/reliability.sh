@@ -55,6 +55,7 @@ fi
 
 OUTAGE_AT=${OUTAGE_AT:-5}
 OUTAGE_FOR=${OUTAGE_FOR:-20}
+STALL_FOR=${STALL_FOR:-15}
 AFTER=${AFTER:-10}
 READY_WITHIN=${READY_WITHIN:-60}
 # a JVM's start on a loaded 2-core machine (make test builds images beside this phase) took up to 31 s; the bound
@@ -101,18 +102,23 @@ trap thaw EXIT
 store_case() {  # STORE: stopped (its connections refused); stall:STORE: its process frozen (SIGSTOP), keeping every
   # connection open and answering nothing, as a hung server or a lost host does; then SIGCONT
   local how=stop store=$1 name=$1
-  [[ "$store" != stall:* ]] || { how=stall; store=${store#stall:}; name="stall-$store"; }
+  local outage_for=$OUTAGE_FOR
+  # a stall outlasts BOUND_MS (10 s), so a request left waiting on a frozen store's connection is a bad answer
+  [[ "$store" != stall:* ]] || { how=stall; store=${store#stall:}; name="stall-$store"; outage_for=$STALL_FOR; }
   mapfile -t needs < <(dependents "$store")
   grace=${GRACE:-$([ "$store" = mariadb ] && echo 15 || echo 10)}
-  log "$store $([ "$how" = stall ] && echo "frozen (SIGSTOP)" || echo down) for ${OUTAGE_FOR} s under load (needed by: ${needs[*]:-nobody, a degraded service})"
+  log "$store $([ "$how" = stall ] && echo "frozen (SIGSTOP)" || echo down) for ${outage_for} s under load (needed by: ${needs[*]:-nobody, a degraded service})"
   before_pids=$(pids)
   start_ms=$(( $(date +%s%3N) + 2000 ))
-  duration=$(( OUTAGE_AT + OUTAGE_FOR + grace + AFTER + 2 ))
+  duration=$(( OUTAGE_AT + outage_for + grace + AFTER + 2 ))
   load_runner run reliability-outage BASE_URL="http://127.0.0.1:$PERFLAB_GATEWAY_PORT" \
     TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" STORE="$store" START_MS="$start_ms" \
-    OUTAGE_AT="$OUTAGE_AT" OUTAGE_FOR="$OUTAGE_FOR" GRACE="$grace" DURATION="${duration}s" \
+    OUTAGE_AT="$OUTAGE_AT" OUTAGE_FOR="$outage_for" GRACE="$grace" DURATION="${duration}s" \
     SUMMARY_DIR="$results" SUMMARY_NAME="outage-$name" >"$results/$name.log" 2>&1 &
   run_pid=$!
+  # a frozen MariaDB: creates whose inserts are on the wire when it stops, 20,000-point routes sent every 150 ms from
+  # 0.6 s before the freeze
+  [ "$how" != stall ] || [ "$store" != mariadb ] || stall_creates "$((start_ms + OUTAGE_AT * 1000 - 600))" "$results/stall-creates"
   sleep "$(awk "BEGIN{print ($start_ms + $OUTAGE_AT*1000 - $(date +%s%3N))/1000}")"
   if [ "$how" = stall ]; then
     FROZEN="$(store_pid "$store")" && kill -STOP "$FROZEN"
@@ -120,7 +126,7 @@ store_case() {  # STORE: stopped (its connections refused); stall:STORE: its pro
     scripts/stack/stack.sh stop "$store" >/dev/null
   fi
   declare -A unready=()
-  until_ms=$(( start_ms + (OUTAGE_AT + OUTAGE_FOR) * 1000 ))
+  until_ms=$(( start_ms + (OUTAGE_AT + outage_for) * 1000 ))
   while [ "$(date +%s%3N)" -lt "$until_ms" ]; do
     for n in "${PERFLAB_SERVICES[@]}"; do
       [ "$(date +%s%3N)" -lt "$until_ms" ] || break
@@ -148,7 +154,13 @@ store_case() {  # STORE: stopped (its connections refused); stall:STORE: its pro
   done
   [ -n "$ready_after" ] || problems+=("not every service ready within ${READY_WITHIN} s of $store's return")
   [ "$before_pids" = "$after_pids" ] || problems+=("a process was restarted: $before_pids -> $after_pids")
-  printf '| %s | %s s | %s | %s | %s | %s | %s | %s |\n' "$1" "$OUTAGE_FOR" "$total" "$refused" "$badn" \
+  if [ -d "$results/stall-creates" ] && [ "$how" = stall ]; then
+    wait "${STALL_PIDS[@]}" 2>/dev/null || true
+    local bad
+    bad="$(stall_creates_judged "$results/stall-creates")" || problems+=("creates across the freeze: $bad")
+    log "creates across the freeze: $(cat "$results/stall-creates/summary")"
+  fi
+  printf '| %s | %s s | %s | %s | %s | %s | %s | %s |\n' "$1" "$outage_for" "$total" "$refused" "$badn" \
     "$(printf '%s ' "${!unready[@]}")" "${ready_after:-never} s" "$([ "$before_pids" = "$after_pids" ] && echo no || echo yes)" >>"$report"
   unset unready
   if [ ${#problems[@]} -gt 0 ]; then
@@ -157,6 +169,44 @@ store_case() {  # STORE: stopped (its connections refused); stall:STORE: its pro
   else
     log "$1: $total requests, $refused refused with 503 while it was down, 0 bad answers; ready again ${ready_after} s after its return; nothing restarted"
   fi
+}
+
+# stall_creates AT_MS DIR: STALL_CREATES (6) route creates of 20,000 points through the gateway, one every 150 ms
+# from AT_MS, in the background (pids in STALL_PIDS), each answer's status, time and body in DIR/<n>.*
+stall_creates() {
+  local at=$1 dir=$2 i token
+  mkdir -p "$dir"
+  token="$(scripts/lib/jwt.sh token alice 1 3600)"
+  STALL_RUN="stall-$(date +%s%N)" STALL_PIDS=()
+  for i in $(seq 1 "${STALL_CREATES:-6}"); do
+    jq -nc --arg n "$STALL_RUN-$i" \
+      '{name: $n, bus: "b", stops: [], points: [range(20000) as $j | {lat: (37.5 + $j * 0.00001), lng: (127 + $j * 0.00001)}]}' >"$dir/$i.json"
+    (sleep "$(awk "BEGIN{d = ($at + ($i - 1) * 150 - $(date +%s%3N)) / 1000; print (d > 0 ? d : 0)}")"
+      curl -s --max-time 40 -o "$dir/$i.body" -w '%{http_code} %{time_total}\n' -XPOST "http://127.0.0.1:$PERFLAB_GATEWAY_PORT/v1/routes" \
+        -H "Authorization: Bearer $token" -H 'Content-Type: application/json' --data-binary @"$dir/$i.json" >"$dir/$i.status" 2>&1) &
+    STALL_PIDS+=($!)
+  done
+}
+# stall_creates_judged DIR: each create answered 201 or 503 problem+json; each 201's route stored once, each refused one
+# not at all: nothing accepted is lost, nothing refused is kept. Their times are reported, not bounded: a batch insert
+# being written when the server froze waits in a socket write until it thaws (measured: 17-18 s for a 15 s stall;
+# no socket timeout ends a write, and Connector/J's query timeout closes the connection only by taking the lock that
+# write holds). Prints what was wrong (status 1), and a summary in DIR/summary either way
+stall_creates_judged() {
+  local dir=$1 i code secs stored created=0 refused=0 problems=()
+  for i in $(seq 1 "${STALL_CREATES:-6}"); do
+    read -r code secs <"$dir/$i.status" || code=none
+    stored="$(mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N -B -e \
+      "SELECT COUNT(*) FROM route WHERE name = '$STALL_RUN-$i'")"
+    case "$code" in
+      201) created=$((created + 1)); [ "$stored" = 1 ] || problems+=("create $i answered 201, stored $stored times") ;;
+      503) refused=$((refused + 1)); [ "$stored" = 0 ] || problems+=("create $i answered 503, stored $stored times")
+        grep -q '"status":503' "$dir/$i.body" || problems+=("create $i: a 503 that is no problem+json") ;;
+      *) problems+=("create $i answered $code") ;;
+    esac
+  done
+  echo "$created created (each stored once), $refused refused with 503 (none stored), slowest $(cut -d' ' -f2 "$dir"/*.status | sort -n | tail -1) s" >"$dir/summary"
+  [ ${#problems[@]} -eq 0 ] || { printf '%s; ' "${problems[@]}"; return 1; }
 }
 
 # the records a create answered 2xx for: a MySQL service's rows are read back by their unique marker (found, and

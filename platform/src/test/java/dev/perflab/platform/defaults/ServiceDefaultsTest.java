@@ -1,5 +1,14 @@
 package dev.perflab.platform.defaults;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -15,6 +24,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.core.io.DefaultResourceLoader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
  * The environment a service starts with, as SpringApplication prepares it: its own application.yaml
@@ -74,6 +85,35 @@ class ServiceDefaultsTest {
 		assertThat(environment.getProperty("spring.mongodb.uri")).isNull();
 		assertThat(environment.getProperty("spring.data.redis.host")).isNull();
 		assertThat(environment.getProperty("server.shutdown")).isEqualTo("graceful");
+	}
+
+	@Test
+	void aDatabaseThatStopsAnsweringIsGivenUpOnWithinSeconds() throws IOException {
+		// a real TCP peer that accepts and never says a word, as a frozen MySQL process (whose kernel still accepts)
+		try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			List<Socket> held = new ArrayList<>();
+			Thread acceptor = Thread.ofVirtual().start(() -> {
+				while (!silent.isClosed()) {
+					try {
+						held.add(silent.accept());
+					}
+					catch (IOException closed) {
+						return;
+					}
+				}
+			});
+			String url = prepare(Map.of("PERFLAB_MYSQL_PORT", Integer.toString(silent.getLocalPort())),
+					new DefaultResourceLoader()).getProperty("spring.datasource.url");
+			long start = System.nanoTime();
+			assertTimeoutPreemptively(Duration.ofSeconds(20),
+					() -> assertThatThrownBy(() -> DriverManager.getConnection(url, "perflab", "perflab"))
+						.isInstanceOf(SQLException.class));
+			assertThat(Duration.ofNanos(System.nanoTime() - start)).as("given up after").isLessThan(Duration.ofSeconds(8));
+			acceptor.interrupt();
+			for (Socket socket : held) {
+				socket.close();
+			}
+		}
 	}
 
 	/** The environment SpringApplication hands to the context, with {@code variables} as the process's environment. */
