@@ -48,6 +48,11 @@ module "eks" {
   endpoint_private_access                  = true
   enable_cluster_creator_admin_permissions = true
 
+  # every control-plane log, kept var.control_plane_log_days in CloudWatch: who called the API, and what the
+  # scheduler and controllers decided while a run was measured
+  enabled_log_types                      = ["api", "audit", "authenticator", "controllerManager", "scheduler"]
+  cloudwatch_log_group_retention_in_days = var.control_plane_log_days
+
   vpc_id     = module.vpc.vpc_id
   subnet_ids = module.vpc.private_subnets
 

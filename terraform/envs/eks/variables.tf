@@ -46,6 +46,12 @@ variable "endpoint_public_access_cidrs" {
   }
 }
 
+variable "control_plane_log_days" {
+  description = "Days the control plane's logs (API, audit, authenticator, controller manager, scheduler) stay in CloudWatch."
+  type        = number
+  default     = 365
+}
+
 variable "system_nodes" {
   description = "The node group of the system under test: the gateway, the services, their stores, monitoring."
   type = object({
