@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Behind an Ingress every request arrives from the controller's pod (here 127.0.0.53, the only trusted proxy), each
  * client named by the address the controller appends to {@code X-Forwarded-For}. The per-address limits are the
  * clients', not the proxy's: one client that spends its redirect limit or its failed-token budget throttles nobody
- * else behind the same proxy (issue 44: keyed on the peer, one client's flood or bad tokens refused everyone).
+ * else behind the same proxy (keyed on the peer, one client's flood or bad tokens refused everyone).
  */
 @ContextConfiguration(initializers = BehindAnIngressTest.IngressPod.class, inheritInitializers = false)
 @TestPropertySource(properties = { "perflab.gateway.rate-limit.per-ip.replenish-rate=1",

@@ -49,7 +49,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * A job that takes far longer than its lease is still delivered once to each recipient: its worker renews the lease
  * while it works, so neither the housekeeping of two send instances nor the second instance's claims ever take it
- * from a worker that is alive (issue 44, item 6). The relay is a real SMTP server on a socket that answers each
+ * from a worker that is alive. The relay is a real SMTP server on a socket that answers each
  * message only after a delay; the lease is 2 s; the service's own worker and a second {@link DeliveryWorker} (a second
  * instance: its own claim loop, housekeeping and pool) run side by side against the one database. Without the renewal
  * the job is re-queued every 2 s and sent again by whichever worker claims it.
