@@ -159,7 +159,10 @@ readers() { # name port mode path: the row's load, its figures in $out/name-mode
   [[ "$1" != gateway* ]] || { who=(TOKEN="$token"); header="Authorization: Bearer $token"; }
   rm -f "$out/$1-$3-summary.json" "$out/$1-$3.wrk"
   if [ "$3" = wave ]; then
-    load_runner run route-readers BASE_URL="http://127.0.0.1:$2" "${who[@]}" ROUTES="$routes" ${4:+POINTS_PATH="$4"} \
+    # 1,000 readers started together hold 1,000 answers at once (191 KB gzipped, 1.3 MB inflated each): the runner's
+    # usual 1 GiB heap ran out (OOM), so the wave's runner gets 3 GiB
+    PERFLAB_LOAD_JVM_OPTS="${PERFLAB_LOAD_JVM_OPTS/-Xmx1g/-Xmx3g}" \
+      load_runner run route-readers BASE_URL="http://127.0.0.1:$2" "${who[@]}" ROUTES="$routes" ${4:+POINTS_PATH="$4"} \
       MODE=wave VUS="$vus" SUMMARY_DIR="$out" SUMMARY_NAME="$1-wave" >"$out/$1-wave.txt" 2>&1 || true
   else
     if [ -n "$4" ]; then paths=("$4"); else for id in ${routes//,/ }; do paths+=("/v1/routes/$id/points"); done; fi
