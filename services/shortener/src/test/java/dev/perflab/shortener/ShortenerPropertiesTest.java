@@ -4,6 +4,8 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.util.unit.DataSize;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 class ShortenerPropertiesTest {
@@ -16,7 +18,9 @@ class ShortenerPropertiesTest {
 				new ShortenerProperties.Edge(Duration.ofSeconds(30), Duration.ofSeconds(2)),
 				new ShortenerProperties.Hits(Duration.ofSeconds(1)),
 				new ShortenerProperties.Worker(Duration.ofSeconds(30), Duration.ofSeconds(10), Duration.ofMillis(50),
-						Duration.ofSeconds(60)));
+						Duration.ofSeconds(60)),
+				new ShortenerProperties.Quota(500, 10_000, DataSize.ofKilobytes(512), DataSize.ofMegabytes(8),
+						Duration.ofDays(1)));
 		assertThat(properties.toString()).doesNotContain(key).contains("codeKey=(set)").contains("idStrategy=SNOWFLAKE");
 	}
 }

@@ -34,18 +34,21 @@ class Links {
 
 	private final EdgeInvalidations edge;
 
+	private final LinkQuota quota;
+
 	private final ShortenerProperties properties;
 
 	private final Clock clock;
 
 	Links(IdGenerator ids, Codes codes, LinkStore store, RedirectCache cache, HitCounter hits,
-			EdgeInvalidations edge, ShortenerProperties properties) {
+			EdgeInvalidations edge, LinkQuota quota, ShortenerProperties properties) {
 		this.ids = ids;
 		this.codes = codes;
 		this.store = store;
 		this.cache = cache;
 		this.hits = hits;
 		this.edge = edge;
+		this.quota = quota;
 		this.properties = properties;
 		this.clock = Clock.systemUTC();
 	}
@@ -59,7 +62,16 @@ class Links {
 					"expiresAt must be at least one second and at most ten years in the future");
 		}
 		boolean permanent = Boolean.TRUE.equals(request.permanent());
-		Link link = insert(url, permanent, caller, now, expiresAt);
+		// counted before the link is written, so a refused create writes nothing; a link not written is given back
+		LinkQuota.Charge charge = quota.charge(caller, url);
+		Link link;
+		try {
+			link = insert(url, permanent, caller, now, expiresAt);
+		}
+		catch (RuntimeException e) {
+			refund(charge, e);
+			throw e;
+		}
 		// write-through: a code probed before it existed must not stay negatively cached once created
 		cache.put(link.code(), Target.of(link), now);
 		return describe(link, null);
@@ -80,6 +92,16 @@ class Links {
 					throw e;
 				}
 			}
+		}
+	}
+
+	private void refund(LinkQuota.Charge charge, RuntimeException cause) {
+		try {
+			quota.refund(charge);
+		}
+		catch (RuntimeException e) {
+			// the store that failed the insert may fail this too: the link stays counted, never a link uncounted
+			cause.addSuppressed(e);
 		}
 	}
 

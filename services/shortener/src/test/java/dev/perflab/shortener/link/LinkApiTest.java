@@ -3,6 +3,9 @@ package dev.perflab.shortener.link;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.Date;
 import java.util.List;
 import java.util.Map;
 
@@ -58,6 +61,22 @@ class LinkApiTest {
 	@BeforeEach
 	void setUp() {
 		api = new ShortenerApi(port);
+		// alice's links of every earlier run today count against her daily quota in this database: start from none
+		mongo.remove(Query.query(Criteria.where("day").is(Date.from(LocalDate.now(ZoneOffset.UTC).atStartOfDay()
+			.toInstant(ZoneOffset.UTC)))), LinkQuota.COLLECTION);
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theCreateOperationDocumentsItsQuotaRefusal() {
+		HttpResponse<String> docs = api.get("/v3/api-docs", null);
+		assertThat(docs.statusCode()).isEqualTo(200);
+		Map<String, Map<String, Map<String, Map<String, Map<String, Object>>>>> paths = (Map<String, Map<String, Map<String, Map<String, Map<String, Object>>>>>) json(
+				docs).get("paths");
+		Map<String, Map<String, Object>> responses = paths.get("/v1/short-links").get("post").get("responses");
+		assertThat(responses).containsKeys("201", "400", "413", "429");
+		assertThat((Map<String, Object>) responses.get("429").get("headers")).containsKey("Retry-After");
+		assertThat((Map<String, Object>) responses.get("429").get("content")).containsKey("application/problem+json");
 	}
 
 	@Test

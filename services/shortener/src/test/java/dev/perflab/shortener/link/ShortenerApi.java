@@ -21,6 +21,14 @@ record ShortenerApi(int port) {
 		return send(as(user, request));
 	}
 
+	/** A JSON POST of a link as a user of that office. */
+	HttpResponse<String> create(String user, String office, String body) {
+		return send(HttpRequest.newBuilder(uri("/v1/short-links"))
+			.header("Content-Type", "application/json")
+			.header(Identity.HEADER, TestIdentity.user(user, office, "shortener"))
+			.POST(HttpRequest.BodyPublishers.ofString(body)));
+	}
+
 	HttpResponse<String> get(String path, String user) {
 		return send(as(user, HttpRequest.newBuilder(uri(path)).GET()));
 	}
