@@ -25,7 +25,7 @@ status: ## what the local stack runs
 test: ## everything CI checks: unit, service and end-to-end tests against the real local stores
 	@scripts/test/test.sh
 
-verify: ## the checks that need no stores, node or root (tools cached): compile, scripts' tests, chart static checks, infra, generated docs
+verify: ## the checks that need no stores, node or root (tools cached): compile, scripts' tests, chart static checks, infra, generated docs, the docs' tables and sentence length
 	@scripts/test/verify.sh
 
 build: ## compile and package every module (no tests)
