@@ -1,11 +1,9 @@
 package dev.perflab.mail.send;
 
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -43,6 +41,7 @@ import dev.perflab.mail.MailProperties;
 import dev.perflab.mail.MailServiceTest;
 import dev.perflab.platform.ProblemException;
 import dev.perflab.platform.smtp.MailAddress;
+import dev.perflab.platform.TestClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -289,7 +288,7 @@ class RecipientQuotaTest extends MailServiceTest {
 	/** this test hour's count of one user or office */
 	private long used(String scope, long subject) {
 		return jdbc.queryForObject("SELECT COALESCE(SUM(recipients), 0) FROM recipient_quota WHERE window_start = ? "
-				+ "AND scope = ? AND subject = ?", Long.class, clock.hour(), scope, subject);
+				+ "AND scope = ? AND subject = ?", Long.class, hour(clock), scope, subject);
 	}
 
 	private double refusals(String scope) {
@@ -314,33 +313,8 @@ class RecipientQuotaTest extends MailServiceTest {
 		}
 	}
 
-	/** A clock the test sets: crossing an hour of the quota without waiting one out. */
-	static final class TestClock extends Clock {
-
-		private volatile Instant now = Instant.now();
-
-		void set(Instant instant) {
-			now = instant;
-		}
-
-		/** the start of the current hour, as the quota's rows name it (UTC) */
-		LocalDateTime hour() {
-			return LocalDateTime.ofInstant(now.truncatedTo(ChronoUnit.HOURS), ZoneOffset.UTC);
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return now;
-		}
+	/** the start of the clock's current hour, as the quota's rows name it (UTC) */
+	private static LocalDateTime hour(TestClock clock) {
+		return LocalDateTime.ofInstant(clock.instant().truncatedTo(ChronoUnit.HOURS), ZoneOffset.UTC);
 	}
 }

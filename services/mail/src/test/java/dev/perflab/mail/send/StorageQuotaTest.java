@@ -41,6 +41,7 @@ import dev.perflab.mail.MailServiceTest;
 import dev.perflab.mail.eml.EmlStore;
 import dev.perflab.platform.ProblemException;
 import dev.perflab.platform.smtp.MailAddress;
+import dev.perflab.platform.TestClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,7 +63,7 @@ class StorageQuotaTest extends MailServiceTest {
 	static final AtomicLong DAYS = new AtomicLong();
 
 	@Autowired
-	RecipientQuotaTest.TestClock clock;
+	TestClock clock;
 
 	@Autowired
 	MeterRegistry meters;
@@ -294,8 +295,8 @@ class StorageQuotaTest extends MailServiceTest {
 
 		@Bean
 		@Primary
-		RecipientQuotaTest.TestClock testClock() {
-			return new RecipientQuotaTest.TestClock();
+		TestClock testClock() {
+			return new TestClock();
 		}
 	}
 }

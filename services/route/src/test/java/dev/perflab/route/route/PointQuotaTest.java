@@ -4,11 +4,9 @@ import java.net.http.HttpResponse;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +39,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import dev.perflab.platform.TestIdentity;
 import dev.perflab.route.RouteApi;
+import dev.perflab.platform.TestClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -311,28 +310,4 @@ class PointQuotaTest {
 		}
 	}
 
-	/** A clock the test sets: crossing a day of the quota without waiting one out. */
-	static final class TestClock extends Clock {
-
-		private volatile Instant now = Instant.now();
-
-		void set(Instant instant) {
-			now = instant;
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return now;
-		}
-	}
 }

@@ -1,11 +1,9 @@
 package dev.perflab.shortener.link;
 
 import java.net.http.HttpResponse;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Date;
@@ -40,6 +38,7 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import dev.perflab.platform.Caller;
 import dev.perflab.platform.TestIdentity;
+import dev.perflab.platform.TestClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -299,28 +298,4 @@ class LinkQuotaTest {
 		}
 	}
 
-	/** A clock the test sets: crossing a day of the quota without waiting one out. */
-	static final class TestClock extends Clock {
-
-		private volatile Instant now = Instant.now();
-
-		void set(Instant instant) {
-			now = instant;
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return now;
-		}
-	}
 }
