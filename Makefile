@@ -46,8 +46,8 @@ compare: ## two runs' summaries side by side: make compare A=.run/results/<run> 
 seed: ## deterministic demo data (SCALE=n links)
 	@scripts/stack/seed.sh
 
-token: ## print a dev bearer token: make token WHO=alice OFFICE=1
-	@scripts/lib/jwt.sh token "$(WHO)" "$(OFFICE)"
+token: ## print a dev bearer token: make token WHO=alice OFFICE=1 [TTL=seconds, default 3600]
+	@scripts/lib/jwt.sh token "$(WHO)" "$(OFFICE)" $(TTL)
 
 bench-ids: ## JMH: Snowflake ids/s at 1 and 16 threads vs the 4,096/ms limit
 	@scripts/bench/bench-ids.sh
