@@ -259,12 +259,13 @@ storageClassName: {{ $class | quote }}
 {{- $repo := .svc.image.repository }}
 {{- if .root.Values.image.registry }}{{ $repo = printf "%s/%s" (trimSuffix "/" .root.Values.image.registry) $repo }}{{ end }}
 {{- $digest := .svc.image.digest | default "" }}
-{{- if and $digest .svc.image.tag }}
-{{- printf "%s:%s@%s" $repo .svc.image.tag $digest }}
+{{- $tag := .svc.image.tag | default .root.Values.image.tag | default "" }}
+{{- if and $digest $tag }}
+{{- printf "%s:%s@%s" $repo $tag $digest }}
 {{- else if $digest }}
 {{- printf "%s@%s" $repo $digest }}
 {{- else }}
-{{- printf "%s:%s" $repo (default .root.Chart.AppVersion .svc.image.tag) }}
+{{- printf "%s:%s" $repo (default .root.Chart.AppVersion $tag) }}
 {{- end }}
 {{- end }}
 
