@@ -1,11 +1,8 @@
 package dev.perflab.mail.send;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -18,8 +15,6 @@ import java.util.Optional;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -27,6 +22,7 @@ import org.springframework.stereotype.Component;
 import dev.perflab.mail.Accounts.Account;
 import dev.perflab.mail.MailProperties;
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.QuotaWindow;
 
 /**
  * Recipients per clock hour, per user and per office ({@code perflab.mail.quota}), counted in {@code recipient_quota}.
@@ -38,7 +34,7 @@ import dev.perflab.platform.ProblemException;
 @Component
 class RecipientQuota {
 
-	static final Duration WINDOW = Duration.ofHours(1);
+	static final QuotaWindow WINDOW = QuotaWindow.HOUR;
 
 	private final JdbcClient jdbc;
 
@@ -97,7 +93,7 @@ class RecipientQuota {
 
 	/** Deletes the counters of hours that ended more than {@code retention} ago, in small batches. */
 	void purge() {
-		LocalDateTime before = window(clock.instant().minus(settings.retention()).minus(WINDOW));
+		LocalDateTime before = window(clock.instant().minus(settings.retention()).minus(WINDOW.length()));
 		int deleted;
 		do {
 			deleted = jdbc.sql("DELETE FROM recipient_quota WHERE window_start < ? LIMIT 1000").param(before).update();
@@ -145,13 +141,9 @@ class RecipientQuota {
 	/** A 429 with the seconds until the hour ends; it names the quota and its size, never what others sent. */
 	private ProblemException refused(Limit limit, Instant now) {
 		refusals.get(limit.scope()).increment();
-		Instant end = window(now).toInstant(ZoneOffset.UTC).plus(WINDOW);
-		long seconds = Math.max(1, (Duration.between(now, end).toMillis() + 999) / 1000);
-		ProblemException refused = new ProblemException(HttpStatus.TOO_MANY_REQUESTS, "recipient-quota",
-				"This mail would pass the " + limit.scope().key + " recipient quota of " + limit.size()
-						+ " recipients per hour; it frees at the top of the hour (UTC)");
-		refused.getHeaders().set(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
-		return described(refused, limit);
+		return WINDOW.refused("recipient-quota", "This mail would pass the " + limit.scope().key + " recipient quota of "
+				+ limit.size() + " recipients per hour; it frees at the top of the hour (UTC)", now, limit.scope().key,
+				limit.size());
 	}
 
 	/** A mail over a whole hour's quota would be refused in every hour: 400, not a 429 to retry. */
@@ -169,7 +161,7 @@ class RecipientQuota {
 	}
 
 	private static LocalDateTime window(Instant instant) {
-		return LocalDateTime.ofInstant(instant.truncatedTo(ChronoUnit.HOURS), ZoneOffset.UTC);
+		return WINDOW.startUtc(instant);
 	}
 
 	/** in the order a refusal names them: the caller's own quota first */

@@ -4,18 +4,17 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.perflab.mail.MailProperties;
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.QuotaWindow;
 
 /**
  * EML bytes per office and UTC day ({@code perflab.mail.quota.stored-per-office}), counted in {@code storage_quota}
@@ -116,18 +115,11 @@ class StorageQuota {
 	/** A 429 with the seconds until the UTC day ends; it names the quota and its size, never what others sent. */
 	private ProblemException refused(Instant now) {
 		refusals.increment();
-		Instant end = day(now).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-		long seconds = Math.max(1, (Duration.between(now, end).toMillis() + 999) / 1000);
-		ProblemException refused = new ProblemException(HttpStatus.TOO_MANY_REQUESTS, "storage-quota",
-				"This mail would pass the office's storage quota of " + limit
-						+ " bytes of mail per day; it frees at midnight (UTC)");
-		refused.getHeaders().set(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
-		refused.getBody().setProperty("scope", SCOPE);
-		refused.getBody().setProperty("limit", limit);
-		return refused;
+		return QuotaWindow.DAY.refused("storage-quota", "This mail would pass the office's storage quota of " + limit
+				+ " bytes of mail per day; it frees at midnight (UTC)", now, SCOPE, limit);
 	}
 
 	private static LocalDate day(Instant instant) {
-		return LocalDate.ofInstant(instant, ZoneOffset.UTC);
+		return QuotaWindow.day(instant);
 	}
 }

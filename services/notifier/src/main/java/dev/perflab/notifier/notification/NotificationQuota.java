@@ -1,10 +1,8 @@
 package dev.perflab.notifier.notification;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
@@ -15,14 +13,13 @@ import java.util.Map;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.RowCallbackHandler;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.perflab.notifier.NotifierProperties;
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.QuotaWindow;
 
 /**
  * Notifications per window, per user, per office, per recipient and SMS per office ({@code perflab.notifier.quota}),
@@ -157,22 +154,15 @@ public class NotificationQuota {
 	 */
 	private ProblemException refused(Limit limit, Instant now) {
 		refusals.get(limit.scope()).increment();
-		Instant end = window(now).toInstant(ZoneOffset.UTC).plus(settings.window());
-		long seconds = Math.max(1, (Duration.between(now, end).toMillis() + 999) / 1000);
-		ProblemException refused = new ProblemException(HttpStatus.TOO_MANY_REQUESTS, "notification-quota",
-				"This would pass the " + limit.scope().key + " notification quota of " + limit.size() + " per "
-						+ settings.window().toString().substring(2).toLowerCase(Locale.ROOT) + "; nothing was written");
-		refused.getHeaders().set(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
-		refused.getBody().setProperty("scope", limit.scope().key);
-		refused.getBody().setProperty("limit", limit.size());
-		return refused;
+		return new QuotaWindow(settings.window()).refused("notification-quota", "This would pass the "
+				+ limit.scope().key + " notification quota of " + limit.size() + " per "
+				+ settings.window().toString().substring(2).toLowerCase(Locale.ROOT) + "; nothing was written", now,
+				limit.scope().key, limit.size());
 	}
 
 	/** the start of the window {@code instant} falls in: windows are aligned to the epoch */
 	private LocalDateTime window(Instant instant) {
-		long size = settings.window().toMillis();
-		return LocalDateTime.ofInstant(Instant.ofEpochMilli(Math.floorDiv(instant.toEpochMilli(), size) * size),
-				ZoneOffset.UTC);
+		return new QuotaWindow(settings.window()).startUtc(instant);
 	}
 
 	/** in the order of the table's key; {@code sms} counts an office's SMS (office, subject '') */

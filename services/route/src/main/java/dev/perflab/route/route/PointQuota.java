@@ -1,21 +1,19 @@
 package dev.perflab.route.route;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.Optional;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.QuotaWindow;
 import dev.perflab.route.RouteProperties;
 
 /**
@@ -135,17 +133,12 @@ class PointQuota {
 	/** A 429 with the seconds until the UTC day ends; it names the quota and its size, never what others stored. */
 	private ProblemException refused(Instant now) {
 		refusals.increment();
-		Instant end = day(now).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-		long seconds = Math.max(1, (Duration.between(now, end).toMillis() + 999) / 1000);
-		ProblemException refused = new ProblemException(HttpStatus.TOO_MANY_REQUESTS, "point-quota",
-				"This route would pass the office's quota of " + settings.pointsPerOffice()
-						+ " route points per day; it frees at midnight (UTC)");
-		refused.getHeaders().set(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
-		refused.getBody().setProperty("limit", settings.pointsPerOffice());
-		return refused;
+		return QuotaWindow.DAY.refused("point-quota", "This route would pass the office's quota of "
+				+ settings.pointsPerOffice() + " route points per day; it frees at midnight (UTC)", now, null,
+				settings.pointsPerOffice());
 	}
 
 	private static LocalDate day(Instant instant) {
-		return LocalDate.ofInstant(instant, ZoneOffset.UTC);
+		return QuotaWindow.day(instant);
 	}
 }

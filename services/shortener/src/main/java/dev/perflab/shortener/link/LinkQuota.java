@@ -2,7 +2,6 @@ package dev.perflab.shortener.link;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -22,12 +21,12 @@ import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.data.mongodb.core.query.Criteria;
 import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.data.mongodb.core.query.Update;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
+import dev.perflab.platform.QuotaWindow;
 import dev.perflab.shortener.ShortenerProperties;
 
 /**
@@ -176,13 +175,8 @@ class LinkQuota {
 	/** A 429 with the seconds until the UTC day ends; it names the quota and its size, never what others stored. */
 	private ProblemException refused(Limit limit, Instant now) {
 		refusals.get(limit.scope()).increment();
-		Instant end = start(day(now).plusDays(1)).toInstant();
-		long seconds = Math.max(1, (Duration.between(now, end).toMillis() + 999) / 1000);
-		ProblemException refused = new ProblemException(HttpStatus.TOO_MANY_REQUESTS, "link-quota",
-				"This link would pass the " + limit.scope().key + "'s quota of " + limit.describe()
-						+ " per day; it frees at midnight (UTC)");
-		refused.getHeaders().set(HttpHeaders.RETRY_AFTER, String.valueOf(seconds));
-		return described(refused, limit);
+		return QuotaWindow.DAY.refused("link-quota", "This link would pass the " + limit.scope().key + "'s quota of "
+				+ limit.describe() + " per day; it frees at midnight (UTC)", now, limit.scope().key, size(limit));
 	}
 
 	/** A link larger than a whole day's byte quota is refused in every day: 413, not a 429 to retry. */
@@ -193,12 +187,16 @@ class LinkQuota {
 	}
 
 	private static ProblemException described(ProblemException refused, Limit limit) {
+		refused.getBody().setProperty("scope", limit.scope().key);
+		refused.getBody().setProperty("limit", size(limit));
+		return refused;
+	}
+
+	private static Map<String, Long> size(Limit limit) {
 		Map<String, Long> size = new LinkedHashMap<>();
 		size.put("links", limit.links());
 		size.put("bytes", limit.bytes());
-		refused.getBody().setProperty("scope", limit.scope().key);
-		refused.getBody().setProperty("limit", size);
-		return refused;
+		return size;
 	}
 
 	private static String key(LocalDate day, Limit limit) {
@@ -206,7 +204,7 @@ class LinkQuota {
 	}
 
 	private static LocalDate day(Instant instant) {
-		return LocalDate.ofInstant(instant, ZoneOffset.UTC);
+		return QuotaWindow.day(instant);
 	}
 
 	private static Date start(LocalDate day) {
