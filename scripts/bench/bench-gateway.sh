@@ -381,6 +381,7 @@ open_rates=()
 if [ "$mode" = run ] && [ -n "$bare_pid" ] && [ "${PERFLAB_BENCH_OPEN:-1}" != 0 ]; then
   # half the direct capacity, down to a multiple of 10: with rate/10 connections each then has a whole number of
   # requests per second (fortio gives every connection the same whole count, int(rate x seconds / connections))
+  # shellcheck disable=SC2206 # PERFLAB_BENCH_OPEN_RATES is a list of rates, one row each
   open_rates=("$(awk -v r="${RPS[direct]}" 'BEGIN { printf "%d", int(r / 20) * 10 }')" ${PERFLAB_BENCH_OPEN_RATES:-1000})
   echo; echo "open model: fortio $FORTIO_VERSION at a constant rate, ${OPEN_SECS:-15} s per row (the JVMs warm from the rows above)"
   for rate in "${open_rates[@]}"; do

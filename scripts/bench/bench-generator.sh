@@ -65,7 +65,7 @@ runner_row() {  # LABEL JVM_FLAGS CONNECTIONS
   runner_start || return 1
   # its CPU until it says it is done (its summary is not the load's cost); the JVM exits soon after
   while kill -0 "$RUNNER_JVM" 2>/dev/null \
-      && [ "$(curl -s --max-time 2 "http://$RUNNER_CONTROL/v1/status" | jq -r .state 2>/dev/null)" != done ]; do
+      && [ "$(curl -s --max-time 2 "http://$RUNNER_CONTROL/v1/status" | jq -r .state 2>/dev/null)" != "done" ]; do
     t=$(cpu_ticks "$RUNNER_JVM"); [ "$t" = 0 ] || after=$t
     sleep 0.2
   done

@@ -30,7 +30,7 @@ start_mail() { # port name extra-args...
 }
 stop_all() { kill "${pids[@]}" 2>/dev/null || true; wait "${pids[@]}" 2>/dev/null || true; pids=(); }
 # mean heap allocated by the EML parse of one read, from the service's own counter (perflab.mail.read.allocated)
-read_allocation() { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '
+read_allocation() { curl -fs "http://127.0.0.1:$(mgmt_port "$1")/actuator/prometheus" | awk '
   /^perflab_mail_read_allocated_bytes_sum/ {s=$2} /^perflab_mail_read_allocated_bytes_count/ {c=$2}
   END { if (c > 0) printf "%.0f KB over %d reads", s / c / 1024, c; else print "no reads counted" }'; }
 
@@ -63,12 +63,12 @@ if [[ $what == read || $what == all ]]; then
   echo "== read of the 22 MB mail #$large: 80 connections, -Xmx1g G1, ${secs}s each"
   for mode in streaming in-memory; do
     port=$([ $mode = streaming ] && echo 18183 || echo 18184)
-    start_mail $port $mode --perflab.mail.eml-read=$mode
+    start_mail "$port" $mode --perflab.mail.eml-read=$mode
     pid=${pids[-1]}
     curl -fs "${H[@]}" "http://127.0.0.1:$port/v2/mails/$large" >/dev/null
     wrk_run "eml-read=$mode" 80 "http://127.0.0.1:$port/v2/mails/$large"
     if kill -0 "$pid" 2>/dev/null; then
-      echo "  heap allocated per read (EML parse, mean): $(read_allocation $port)"
+      echo "  heap allocated per read (EML parse, mean): $(read_allocation "$port")"
       echo "  process after the run: alive"
     else
       echo "  process after the run: DIED — $(grep -o 'OutOfMemoryError[^"]*' "$out/mail-$mode.log" | head -n 1 || echo 'see its log')"

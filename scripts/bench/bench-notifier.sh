@@ -115,14 +115,14 @@ if [ "$TARGET" = direct ]; then
   # shellcheck disable=SC2086
   start_instance $FIXED_PORT after-commit-async $FAST
   use() { # dispatch: the port serving it, started if not running
-    local port=$([ "$1" = in-transaction-sync ] && echo $BASE_PORT || echo $FIXED_PORT)
+    local port; port=$([ "$1" = in-transaction-sync ] && echo "$BASE_PORT" || echo "$FIXED_PORT")
     wait_instance "$port"; PORT=$port; BASE_URL="http://127.0.0.1:$port"
   }
   stop_baseline() {
     [ "$REVIVE" = 1 ] || return 0   # kept as the surviving instance of the kill phase
-    kill "$(instance $BASE_PORT)" 2>/dev/null || true; rm -f "$OUT/run-notifier-$BASE_PORT.pid"
+    kill "$(instance "$BASE_PORT")" 2>/dev/null || true; rm -f "$OUT/run-notifier-$BASE_PORT.pid"
   }
-  crash() { kill -9 "$(instance $FIXED_PORT)"; }
+  crash() { kill -9 "$(instance "$FIXED_PORT")"; }
   # shellcheck disable=SC2086
   revive() { start_instance $FIXED_PORT after-commit-async $FAST; wait_instance $FIXED_PORT; }
   WHO=(IDENTITY="$(scripts/lib/jwt.sh identity perflab-gateway "$USER_NAME" 1 notifier 3600)")

@@ -173,11 +173,11 @@ readers() { # name port mode path: the row's load, its figures in $out/name-mode
 figures() { # name-mode: requests, ok/s, p50, p95, mean, max (ms), failed %
   if [ -f "$out/$1.wrk" ]; then scripts/bench/route-figures.py "$out/$1.wrk"; else scripts/bench/route-figures.py "$out/$1-summary.json"; fi
 }
-gcstat() { { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" || true; } | awk '
+gcstat() { { curl -fs "http://127.0.0.1:$(mgmt_port "$1")/actuator/prometheus" || true; } | awk '
   /^jvm_gc_pause_seconds_sum/ {s+=$NF} /^jvm_gc_pause_seconds_count/ {c+=$NF}
   /^jvm_gc_memory_allocated_bytes_total/ {a=$NF} /^jvm_gc_memory_promoted_bytes_total/ {p=$NF}
   END { print c + 0, s + 0, a + 0, p + 0 }'; }
-edgestat() { { curl -fs "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" || true; } | awk '
+edgestat() { { curl -fs "http://127.0.0.1:$(mgmt_port "$1")/actuator/prometheus" || true; } | awk '
   /^perflab_gateway_body_cache_total/ { match($0, /result="[a-z]+"/); n[substr($0, RSTART + 8, RLENGTH - 9)] = $NF }
   /^perflab_gateway_body_cache_waits_total/ { w = $NF }
   END { print n["hit"] + 0, n["revalidated"] + 0, n["stored"] + 0, n["passed"] + 0, w + 0 }'; }
@@ -233,6 +233,7 @@ for target in nginx:18300:/points fixed:18301: fixed100:18301: gateway:18304: ga
     rps[$name-$mode]=$r; p95[$name-$mode]=$p95v; mean[$name-$mode]=$avg
   done
   for sp in "${samplers[@]}"; do kill "$sp" 2>/dev/null || true; wait "$sp" 2>/dev/null || true; done
+  # shellcheck disable=SC2178,SC2128 # who is a string here: the array of that name is local to another function
   for j in "${jvms[@]}"; do
     jp=${pids[$(( j - 18301 ))]}; who=$([ "$j" = 18301 ] && [ "$name" != fixed ] && echo "route: " || true)
     echo "  $who$(gc "${gcbefore[$j]}" "$(gcstat "$j")"); $(oldgen "$out/$name-$j-oldgen.txt")$([ "$j" != "$port" ] || echo "; $(acceptq "$out/$name-acceptq.txt")"); process $(kill -0 "$jp" 2>/dev/null && echo alive || echo DIED)"

@@ -68,7 +68,7 @@ QUOTA_PER_OFFICE=$((10 * QUOTA_PER_USER))
 start_pooled() {
   local backoff=()
   [ -z "$MAX_BACKOFF" ] || backoff=(PERFLAB_SEND_DELIVERY_MAXBACKOFF="$MAX_BACKOFF" PERFLAB_MAIL_RELAY_MAXBACKOFF="$MAX_BACKOFF")
-  env "${backoff[@]}" SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE=$POOL SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT=$POOL_TIMEOUT \
+  env "${backoff[@]}" SPRING_DATASOURCE_HIKARI_MAXIMUMPOOLSIZE="$POOL" SPRING_DATASOURCE_HIKARI_CONNECTIONTIMEOUT="$POOL_TIMEOUT" \
     PERFLAB_MAIL_QUOTA_PERUSER=$QUOTA_PER_USER PERFLAB_MAIL_QUOTA_PEROFFICE=$QUOTA_PER_OFFICE \
     scripts/stack/stack.sh start "$@" >/dev/null
 }
@@ -95,7 +95,7 @@ drain() { # waits until mail's outbox and send's queue are empty
 }
 
 hikari_timeouts() { # service port
-  curl -fsS "http://127.0.0.1:$(mgmt_port $1)/actuator/prometheus" | awk '/^hikaricp_connections_timeout_total/ {s += $2} END {print s + 0}'
+  curl -fsS "http://127.0.0.1:$(mgmt_port "$1")/actuator/prometheus" | awk '/^hikaricp_connections_timeout_total/ {s += $2} END {print s + 0}'
 }
 
 load_run() { # run-name duration
@@ -119,6 +119,7 @@ row() { # phase run-name
 
 for phase in $PHASES; do
   curl -fsS -X POST "$api/api/mail/purge" >/dev/null
+  # shellcheck disable=SC2018 # a run id keeps ASCII letters alone
   run="$(echo "$phase" | tr -cd 'a-z')$(date +%s)"
   case "$phase" in
     nested-requires-new|outbox)

@@ -92,13 +92,14 @@ train() {  # module jre: writes $m/target/jib-aot/app.aot
   # scripts/lib/aot-train.sh: a service's store is never reached (Flyway is off and nothing has started when its context
   # exits); the gateway's services are stand-ins. The beans are made, so the keys they read at start must exist: the
   # dev pairs (scripts/lib/jwt.sh keys) and a throwaway code key; none of them goes into the image.
-  (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE= JAVA_TOOL_OPTIONS= \
+  (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE='' JAVA_TOOL_OPTIONS='' \
     PERFLAB_IDENTITY_DIR="$PERFLAB_IDENTITY_DIR" PERFLAB_GATEWAY_JWT_PUBLIC_KEY="file:$PERFLAB_JWT_DIR/public.pem" \
     PERFLAB_GATEWAY_ROUTES_DIR="$PERFLAB_ROOT/config/gateway/routes" PERFLAB_SHORTENER_CODEKEY="$(openssl rand -base64 32)" \
     aot_train_app "$name" "$out/app.aot" "$WORK/train-$name.log" "$jre/bin/java" -cp "$cp" "$main") \
     || { tail -20 "$WORK/train-$name.log" >&2; log "AOT training of $name failed"; return 1; }
   log "AOT cache for $name: $(du -h "$out/app.aot" | cut -f1) in $((SECONDS - t0)) s ($key)"
   cp "$out/app.aot" "$AOT_KEPT/.$name-$key.aot.$$" && mv "$AOT_KEPT/.$name-$key.aot.$$" "$AOT_KEPT/$name-$key.aot"
+  # shellcheck disable=SC2012 # ls -t orders by age; the names are our own, no spaces
   ls -t "$AOT_KEPT/$name-"*.aot | tail -n +3 | xargs -r rm -f
 }
 

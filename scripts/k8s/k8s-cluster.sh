@@ -128,6 +128,7 @@ k8s_cluster_up() {
   # The real node's kubelet (logs, exec, port-forward) is reached at its InternalIP on the bridge, with the admin
   # client cert. Not with kwok: its fake node's InternalIP (10.0.0.1) is no address of this machine.
   local kubelet_flags=()
+  # shellcheck disable=SC2054 # InternalIP,Hostname is one argument, a comma-separated list
   [ "$K8S_NODE" = real ] && kubelet_flags=(--kubelet-client-certificate "$pki/admin.crt" --kubelet-client-key "$pki/admin.key"
     --kubelet-preferred-address-types InternalIP,Hostname)
   _k8s_start kube-apiserver "$KUBE_APISERVER" \

@@ -532,7 +532,7 @@ _k8s_node_orphans() {  # DIR kubelet|rest [host]: with host, also the socat forw
 # bridge, iptables, sysctls, /var/lib leftovers) is only touched while $K8S_NODE_LOCK names DIR: a DIR whose node
 # was never up (only k8s_registry_up) or was already cleaned up never disturbs the node that is up now.
 k8s_node_down() {
-  local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p i mine=""
+  local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p mine=""
   [ -n "$dir" ] || return 0
   n="$dir/node"
   [ "$(cat "$K8S_NODE_LOCK" 2>/dev/null)" = "$dir" ] && mine=host
@@ -546,7 +546,7 @@ k8s_node_down() {
   fi
   for pid in $(_k8s_node_orphans "$dir" kubelet); do _k8s_node_stop_pid "$pid"; done
   # every process of every pod (cgroupfs under $K8S_NODE_CGROUP_ROOT), until none is left
-  [ -n "$mine" ] && for i in $(seq 1 50); do
+  [ -n "$mine" ] && for _ in $(seq 1 50); do
     p="$(_k8s_node_cgroup_pids)"
     [ -z "$p" ] && break
     # shellcheck disable=SC2086
@@ -569,7 +569,7 @@ k8s_node_down() {
   done
   # mounts under DIR/node (pod volumes, rootfs overlays, sandbox shm, netns), deepest first
   local m
-  for i in 1 2 3; do
+  for _ in 1 2 3; do
     m="$(awk -v d="$n/" 'index($2, d) == 1 {print $2}' /proc/self/mounts | awk '{print length, $0}' | sort -rn | cut -d' ' -f2-)"
     [ -z "$m" ] && break
     while read -r p; do umount "$p" 2>/dev/null || umount -l "$p" 2>/dev/null || true; done <<<"$m"

@@ -13,6 +13,7 @@
 # distribution ships (2.42 on Debian 12); its service is never started.
 #
 # Each version is a setting: export it to override.
+# shellcheck disable=SC2034 # the tool paths below are read by the scripts that source this file
 PERFLAB_ROOT="${PERFLAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 PERFLAB_CACHE="${PERFLAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perflab}"
 K8S_TOOLS_BIN="$PERFLAB_CACHE/bin"

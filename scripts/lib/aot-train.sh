@@ -11,6 +11,7 @@
 # sends AOT_TRAIN_REQUESTS requests before readiness, and once ready it is stopped (SIGTERM): the JVM writes the
 # cache as it exits. The services are trained by the refresh alone (their hot paths need their stores).
 AOT_TRAIN_REQUESTS="${AOT_TRAIN_REQUESTS:-30000}"
+# shellcheck disable=SC2034 # used by scripts/lib/env.sh, which sources this file
 AOT_TRAIN_RECIPE="training 3: the gateway with traffic ($AOT_TRAIN_REQUESTS warm-up requests), the services by refresh"
 
 _aot_free_port() {  # FROM-TO: a port of that range nothing listens on (loopback), nor on its management port (+1000)

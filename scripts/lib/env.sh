@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by every script: one place for ports, folders and pinned tool versions. Each is a setting (export it
 # to override), because standard ports may be taken on a shared box.
 PERFLAB_ROOT="${PERFLAB_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
@@ -199,6 +200,7 @@ launch_jar() {  # JAR
     find "$tmp/x" -type f -exec touch -d @1 {} +
     mv -T "$tmp/x" "$dir" 2>/dev/null || true   # another start won the race: the same build either way
     rm -rf "$tmp"
+    # shellcheck disable=SC2012 # ls -t orders by age; the names are our own, no spaces
     ls -1dt "$base"/*/ | tail -n +3 | sed 's:/$::; p; s:$:.digest:' | xargs -r rm -rf
   fi
   echo "$dir/$(basename "$jar")"

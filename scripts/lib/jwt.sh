@@ -49,6 +49,7 @@ token() {
   printf '%s.%s.%s\n' "$header" "$payload" "$sig"
 }
 
+# shellcheck disable=SC2059 # the format is the \xHH escapes to decode (hex digits only, never a %)
 unhex() { local hex; hex=$(cat); printf "$(printf '%s' "$hex" | sed 's/../\\x&/g')"; }
 
 # RFC 7638 thumbprint of an RSA public key (the kid IdentitySigner puts in its tokens): SHA-256 of {"e","kty","n"}

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the test scripts: `step NAME CMD...` runs one check, times it and counts it; `steps_summary WHAT SECS`
 # prints the failures and `WHAT: N passed, N failed`, and returns non-zero when one failed.
 PASSED=0 FAILED=0 FAILURES=()

@@ -36,7 +36,7 @@ done
 # every runner done (its summary written, its samples kept) before any is read
 end=$((SECONDS + ${REPORT_WAIT_SECONDS:-600}))
 for a in "${addresses[@]}"; do
-  until [ "$(curl -s --max-time 2 "http://$a/v1/status" | jq -r .state 2>/dev/null)" = done ]; do
+  until [ "$(curl -s --max-time 2 "http://$a/v1/status" | jq -r .state 2>/dev/null)" = "done" ]; do
     [ $SECONDS -lt $end ] || { log "runner $a not done within ${REPORT_WAIT_SECONDS:-600} s"; exit 1; }
     sleep 1
   done

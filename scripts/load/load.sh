@@ -28,7 +28,8 @@ callers() { scripts/lib/jwt.sh callers "$1" "${CALLERS:-1}"; }  # user
 # no figure about the system). LOAD_CPU_LIMIT=<cores> runs the generator in a CPU-limited cgroup of its own (root), as
 # a runner pod's limit does.
 run() { # SCENARIO USER [KEY=VALUE ...]
-  local samples summary= rc=0 cpus=$(nproc) where="this host, on the same $(nproc) CPU(s) as the system under test"
+  local samples summary='' rc=0 cpus where
+  cpus=$(nproc); where="this host, on the same $(nproc) CPU(s) as the system under test"
   local a named="" token
   token="$(scripts/lib/jwt.sh token "$2" 1 3600)"
   for a in "${@:3}"; do case $a in SUMMARY_NAME=*) named=${a#SUMMARY_NAME=} ;; esac; done
@@ -74,6 +75,7 @@ limited_runner() { # run SCENARIO KEY=VALUE... : the load runner in a cgroup of 
   cg=$(cpu_cgroup) || return 2
   runner_paused "$@" || { rmdir "$cg"; return 2; }
   echo "$RUNNER_JVM" >"$cg/cgroup.procs" && runner_start || { rmdir "$cg"; return 2; }
+  # shellcheck disable=SC2153 # SAMPLES is the caller's: `SAMPLES=$samples limited_runner ...` in run()
   python3 scripts/lib/generator.py sample "$RUNNER_JVM" "$SAMPLES" &
   sampler=$!
   wait "$RUNNER_PID" || rc=$?

@@ -83,6 +83,7 @@ module_dirs() {  # MODULE
     m=${want[0]}; want=("${want[@]:1}")
     case "$seen" in *" $m "*) continue ;; esac
     seen+="$m "; echo "$m"
+    # shellcheck disable=SC2013 # module names are single words: one per word is one per line
     for d in $(sed -n 's:.*<module>\(.*\)</module>.*:\1:p' "$PERFLAB_ROOT/pom.xml"); do
       a=$(sed -n 's:^  <artifactId>\(.*\)</artifactId>.*:\1:p' "$PERFLAB_ROOT/$d/pom.xml" | head -n 1)
       [ "$d" = "$m" ] || ! grep -q "<artifactId>$a</artifactId>" "$PERFLAB_ROOT/$m/pom.xml" || want+=("$d")
@@ -174,6 +175,7 @@ aot_train() { # name launch-jar cache
   if (cd "$dir" && SPRING_FLYWAY_ENABLED=false SPRING_PROFILES_ACTIVE=local JAVA_TOOL_OPTIONS="$PERFLAB_JVM_OPTS" \
       aot_train_app "$1" "$dir/app.aot" "$LOGS/$1.aot.log" java -jar "$2"); then
     mv "$dir/app.aot" "$3.$$" && mv "$3.$$" "$3"
+    # shellcheck disable=SC2012 # ls -t orders by age; the names are our own, no spaces
     ls -t "$AOT_LOCAL/$1-"*.aot | tail -n +3 | xargs -r rm -f
     # how long this app's training took here: the next trainer's estimate of what is left (aot_train_left)
     echo $((SECONDS - t0)) >"$AOT_LOCAL/$1.seconds"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/test/test.sh: `make test` as a sequence of named phases, each timed (wall clock, and the machine's
 # busy CPU time over the phase: every process, the stores' and the JVMs' included) against a budget of its own.
 #
@@ -63,6 +64,7 @@ phases_end() {  # exit status of the run
   echo; cat "$md"
   [ -z "${GITHUB_STEP_SUMMARY:-}" ] || { echo "### make test: phases"; cat "$md"; } >>"$GITHUB_STEP_SUMMARY"
   # the newest tables stay (each with its log's counts already in it)
+  # shellcheck disable=SC2012 # ls -t orders by age; the names are our own, no spaces
   ls -1t "$PHASES_DIR"/*.md 2>/dev/null | tail -n +$((PHASES_KEEP + 1)) | while read -r old; do rm -f "$old" "${old%.md}.tsv"; done
   PHASES_TSV=""
 }

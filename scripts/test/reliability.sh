@@ -193,9 +193,9 @@ stall_creates() {
 # no socket timeout ends a write, and Connector/J's query timeout closes the connection only by taking the lock that
 # write holds). Prints what was wrong (status 1), and a summary in DIR/summary either way
 stall_creates_judged() {
-  local dir=$1 i code secs stored created=0 refused=0 problems=()
+  local dir=$1 i code stored created=0 refused=0 problems=()
   for i in $(seq 1 "${STALL_CREATES:-6}"); do
-    read -r code secs <"$dir/$i.status" || code=none
+    read -r code _ <"$dir/$i.status" || code=none
     stored="$(mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot perflab_route -N -B -e \
       "SELECT COUNT(*) FROM route WHERE name = '$STALL_RUN-$i'")"
     case "$code" in

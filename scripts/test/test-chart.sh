@@ -275,7 +275,7 @@ cluster_down_clean() {
   local p left=""
   for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
   [ -z "$left" ] || { echo "  still running:$left"; return 1; }
-  echo "  stopped $(echo $pids | wc -w) processes"
+  echo "  stopped $(echo "$pids" | wc -w) processes"
 }
 
 # ---- run ---------------------------------------------------------------------------------------------------------

@@ -71,6 +71,7 @@ CASES
 }
 step "envs/eks: the API endpoint's CIDR list is required, never open" eks_endpoint_cidrs_required
 modules_pinned() { # every registry module source at an exact version (a range lets init take a new major's defaults)
+  # shellcheck disable=SC2016 # an awk program: its $2 and $0 are awk's
   find terraform -name '*.tf' -print0 | xargs -0 awk '
     /^ *module *"/ { reg = 0; ver = ""; name = FILENAME ": " $2 }
     /^ *source *= *"[a-z0-9-]+\/[a-z0-9-]+\/[a-z0-9-]+"/ { reg = 1; n++ }

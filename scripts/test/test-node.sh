@@ -199,6 +199,7 @@ mysql_users() {
 # The release's values on this node: the host's stores at the node's bridge address, the images in its registry.
 node_values() {
   local ip="$K8S_NODE_HOST_IP"
+  # shellcheck disable=SC2054 # helm --set takes comma-separated key=value pairs
   NODE_VALUES=(-f charts/tests/real-node-values.yaml
     --set image.registry="$PERFLAB_REGISTRY" --set-file gateway.jwt.publicKey="$PERFLAB_JWT_DIR/public.pem"
     --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip"
@@ -211,6 +212,7 @@ node_values() {
     --set-json "networkPolicy.dnsTo=[{\"ipBlock\":{\"cidr\":\"$ip/32\"}}]")
   # make placement's office days send as alice a few thousand times within the hour: its lab's quota
   # (services/mail/service.env), not the chart's default
+  # shellcheck disable=SC2054 # helm --set takes comma-separated key=value pairs
   [ "${NODE_TEST:-all}" != placement ] \
     || NODE_VALUES+=(--set services.mail.env.PERFLAB_MAIL_QUOTA_PERUSER=720000,services.mail.env.PERFLAB_MAIL_QUOTA_PEROFFICE=7200000)
   [ "${NODE_TEST:-all}" != headline ] || headline_values
@@ -356,7 +358,7 @@ limits_decided_in_redis() {  # the callers' limits decided in Redis, as the gate
 # runs at a lab's quota: services/mail/service.env), so a send as alice here is refused on a fast run or a second one.
 SENDER_LOGIN=user10 SENDER_OFFICE=2 SENDER_NO=20
 send_reaches_smtp() {
-  local subject="real-node $(date +%s%N)" body no token
+  local subject body no token; subject="real-node $(date +%s%N)"
   token="$(scripts/lib/jwt.sh token "$SENDER_LOGIN" "$SENDER_OFFICE" 600)"
   body="$(curl_gw -XPOST "$GW/v2/mails/send" -H "Authorization: Bearer $token" -H 'Content-Type: application/json' \
     -d "{\"sender_no\":$SENDER_NO,\"to\":[\"node-test@example.com\"],\"subject\":\"$subject\",\"content\":\"sent by a pod\",
@@ -487,7 +489,7 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   # saturated pod's ~1 s), as alice (the link's owner); the steady reads: the load runner on this host through the
   # same Service, a caller outside the cluster, ended from its control endpoint. Both remote-write into the host's
   # Prometheus, which the report reads them from.
-  local id="hpa-$(date +%H%M%S)" surge_job
+  local id surge_job; id="hpa-$(date +%H%M%S)"
   k -n "$NS" create secret generic perflab-hpa-token --from-literal=TOKEN="$TOKEN" --dry-run=client -o yaml \
     | k apply -f - >/dev/null || return 1
   t0=$(date +%s)
@@ -676,7 +678,7 @@ aot_cache_used() {  # the shortener rolls out with -XX:AOTMode=on (the JVM refus
   [ -n "${AOT_SERVICES:-}" ] || modes=(on)
   for svc in ${AOT_SERVICES:-shortener}; do
     for mode in "${modes[@]}"; do
-      h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set services."$svc".jvm.extraOpts="-XX:AOTMode=$mode" \
+      h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set "services.$svc.jvm.extraOpts=-XX:AOTMode=$mode" \
         --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 || { cat "$WORK/upgrade.out"; return 1; }
       k -n "$NS" rollout status deploy/"$RELEASE-$svc" --timeout 120s >/dev/null && settled "$svc" || return 1
       echo "  $svc with -XX:AOTMode=$mode:"
@@ -704,6 +706,7 @@ load_values() {  # LOAD_VALUES: the loadtest chart's values every run here share
   # here, results remote-written to (and the verdict read from) the host's Prometheus
   k -n "$NS" create secret generic perflab-load-token --from-literal=TOKEN="$(scripts/lib/jwt.sh token load 1 3600)" \
     --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  # shellcheck disable=SC2054 # helm --set takes comma-separated key=value pairs
   LOAD_VALUES=(--set token.existingSecret=perflab-load-token
     --set runner.image.repository="${LOAD_IMAGE%:*}",runner.image.tag="${LOAD_IMAGE##*:}" --set runner.resources.requests.memory=256Mi
     --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
@@ -771,7 +774,7 @@ PY
 office_day_in_cluster() {  # the office day (scenario office-day: every service's mix at once) from the loadtest
   # chart's runners on the load node, as 5 callers (alice and alice-2..5, as make test's local office day): their
   # tokens from the Secret's CALLERS key (token.callersKey), each VU one of them; the verdict across runners
-  local run="day-$(date +%H%M%S)" rc=0
+  local run rc=0; run="day-$(date +%H%M%S)"
   load_values && day_callers || return 1
   h install perflab-day charts/perflab-loadtest -n "$NS" --set runId="$run" \
     --set target.release="$RELEASE" "${LOAD_VALUES[@]}" "${DAY_VALUES[@]}" \
@@ -798,6 +801,7 @@ day_callers() {  # the office day's callers as the loadtest chart takes them: th
   # whose mailbox the seed filled; CALLERS the 5 callers'), DAY_VALUES the values that run the office day alone from it
   k -n "$NS" create secret generic perflab-load-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" \
     --from-literal=CALLERS="$(day_tokens)" --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  # shellcheck disable=SC2054 # helm --set takes comma-separated key=value pairs
   DAY_VALUES=(--set token.existingSecret=perflab-load-callers,token.callersKey=CALLERS
     --set tests.shortener-smoke.enabled=false,tests.route-smoke.enabled=false,tests.office-day.enabled=true)
 }
@@ -872,7 +876,7 @@ runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus,
 runners_starved() {  # the same smoke from one runner held to 50 millicores (its CFS quota): the verdict reads the
   # runner's CPU at its limit and gives no verdict about the system, the test pod exits 75, whatever the runner's
   # thresholds said (a JVM at 100 millicores takes its minute to start: the starter waits for it, paused)
-  local run="starved-$(date +%H%M%S)" rc=0 pod code
+  local run rc=0 pod code; run="starved-$(date +%H%M%S)"
   load_install perflab-starved "$run" --set runner.resources.requests.cpu=20m,runner.resources.limits.cpu=100m \
     --set tests.shortener-smoke.env.RATE=40,tests.shortener-smoke.env.DURATION=10s,tests.shortener-smoke.env.WARMUP=2s \
     "${LOAD_POOL[@]}" || return 1
@@ -950,6 +954,7 @@ pools_kept() {  # the two pools as the values say, by the real scheduler: every 
 }
 
 # the probe: three times 400 MB through sha256sum, the time of each in ms (the fastest is kept)
+# shellcheck disable=SC2016 # run by the node's shell, which expands it
 PROBE='for i in 1 2 3; do s=$(date +%s%N); head -c 400000000 /dev/zero | sha256sum >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); done'
 probe_ms() {  # NAME: runs the probe on the system node, prints its fastest round
   cpu_pod "$1" system "$PROBE" || return 1
@@ -1077,7 +1082,7 @@ pair_run() {  # PLACEMENT TEST RATE SECONDS: one run of a loadtest chart test (s
   # office-day: every service's, the callers of day_callers) at RATE for SECONDS, its row (pair_row); host: the runner on this
   # host, on the system node's CPU (pinned to CPU 0 when the nodes are apart), as every figure taken on one machine;
   # load, system: one runner of the loadtest chart on that node
-  local id="pair-$1-$(date +%H%M%S)"   # a run id is at most 20 characters
+  local id; id="pair-$1-$(date +%H%M%S)"   # a run id is at most 20 characters
   if [ "$1" = host ]; then
     pair_on_host "$id" "$2" "$3" "$4" || return 1
   else
@@ -1185,6 +1190,7 @@ NP_NS=monitoring NP_POD=np-probe
 NP_JOB="/internal/jobs/np-probe-0000000000000000"
 np_probe() {  # NS POD [METHOD URL]...: one exec, one line per URL: "URL refused" or "URL <status>" (or "URL exit N")
   local ns=$1 pod=$2; shift 2
+  # shellcheck disable=SC2016 # run by the pod's sh, which expands it
   k -n "$ns" exec "$pod" -- sh -c 'while [ $# -gt 1 ]; do
       c=$(curl -s -o /dev/null --connect-timeout 2 -m 2 -X "$1" -H "Content-Type: application/json" -d "{}" -w "%{http_code}" "$2"); e=$?
       if [ $e -eq 7 ]; then echo "$2 refused"; elif [ $e -eq 0 ]; then echo "$2 $c"; else echo "$2 exit $e"; fi; shift 2
@@ -1244,6 +1250,7 @@ np_prometheus() {
 }
 
 np_release_pods() {
+  # shellcheck disable=SC2155 # the port lookup's status was never acted on: the probes below report what the URL reaches
   local out rc=0 send="http://$RELEASE-send.$NS:$(k -n "$NS" get svc "$RELEASE-send" -o jsonpath='{.spec.ports[?(@.name=="http")].port}')$NP_JOB"
   k delete namespace "$NP_NS" --wait=false >/dev/null 2>&1
   # the gateway reaches every service's http: each service itself answers a path it does not serve, 404

@@ -233,6 +233,7 @@ MD
   images_beside() {
     IMAGES_FROM="$PERFLAB_RUN/images/listing.txt"
     mkdir -p "$PERFLAB_RUN/images"
+    # shellcheck disable=SC2016 # run by the bash -c, which expands it
     background "$PERFLAB_RUN/logs/beside.log" bash -c '[ "$1" = 1 ] || infra_chart_checks || exit 1
       t1=$SECONDS
       BASE_IMAGE=local PACKAGED=1 scripts/k8s/images.sh >"$0" 2>"$0.log" || { tail -n 40 "$0.log"; exit 1; }

@@ -33,9 +33,15 @@ check "licences: every dependency the build ships (license-maven-plugin, scripts
 check "k6 stays gone: no build, image, operator resource or command of it (scripts/test/check-no-k6.py)" \
   python3 scripts/test/check-no-k6.py
 check "scripts: syntax of every script (bash -n, py_compile)" scripts_syntax
+check "scripts: shellcheck on every shell script, settings in .shellcheckrc (scripts/test/check-shell.sh)" scripts/test/check-shell.sh
 check "scripts: their own tests (python3 -m unittest, scripts/test/unit)" python3 -m unittest discover -s scripts/test/unit
 check "charts: static checks (scripts/test/test-chart.sh --no-cluster)" scripts/test/test-chart.sh --no-cluster
 check "infra: terraform and workflows (scripts/test/test-infra.sh)" scripts/test/test-infra.sh
 check "docs: the capacity tables are what their rows give" "$K8S_TOOLS_PYTHON" scripts/bench/capacity.py --check
+check "docs: make targets and service ports as the Makefile and service.env state them (scripts/test/check-doc-tables.py)" \
+  python3 scripts/test/check-doc-tables.py
+check "docs: no sentence over 60 words in README.md and the guides (scripts/test/prose.py)" \
+  python3 scripts/test/prose.py --max-words 60 README.md docs/kubernetes.md docs/load-testing.md docs/operations.md \
+  docs/reliability.md docs/observability.md docs/architecture.md docs/glossary.md
 [ ${#failed[@]} -eq 0 ] || { log "verify failed: ${failed[*]}"; exit 1; }
 log "verify: every check passed"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # make headline (NODE_TEST=headline), sourced by scripts/test/test-node.sh: the seeds' headline figures with the
 # generator apart. The system's pods and the host's stores on the system node's CPU (CPU 0), every load runner on the
 # load node's (CPU 1, one runner, its JVM's CPU watched from the host); each row says whether the runner kept up.
