@@ -84,7 +84,7 @@ def env(docs, svc, kind="Deployment"):
     return {e["name"]: e.get("value", e.get("valueFrom")) for e in container(docs, svc, kind)["env"]}
 
 
-# A service the chart does not ship yet (seed 002's route), added as a values block only.
+# A service's whole values block given on the command line (route's, with its store and lab switch): a service is its block.
 ROUTE = '--set-json services.route={"enabled":true,"port":8083,"image":{"repository":"perflab/route"},' \
         '"resources":{"limits":{"cpu":"1","memory":"1536Mi"}},"stores":["mysql"],"hikari":{"maximumPoolSize":12},' \
         '"lab":{"pointsFetch":"interface-projection"}}'

@@ -158,9 +158,8 @@ await_ready() {
 
 # Load a JVM until its JIT compiler has settled, before a bench measures it: the given load command (5 s of wrk) runs
 # again and again until the compiler's time (jvm_compilation_time_ms_total, from the instance's actuator) grew less
-# than 250 ms in each of two rounds in a row, or cap seconds passed. A fixed short warm-up measures the compiler: a
-# fresh gateway serving a 191 KB body went 1,160 -> 4,380 reads/s over 140 s of load while its compiler spent 117 s
-# of CPU (2 cores). Prints how long it took and whether it settled.
+# than 250 ms in each of two rounds in a row, or cap seconds passed. A fixed short warm-up would measure the compiler
+# (docs/gateway-performance.md). Prints how long it took and whether it settled.
 warm_jit() {  # management-port cap-seconds load-command...
   local port=$1 cap=$2 t0=$SECONDS quiet=0 before after
   shift 2
