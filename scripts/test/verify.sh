@@ -42,6 +42,7 @@ check "docs: make targets and service ports as the Makefile and service.env stat
   python3 scripts/test/check-doc-tables.py
 check "docs: no sentence over 60 words in README.md and the guides (scripts/test/prose.py)" \
   python3 scripts/test/prose.py --max-words 60 README.md docs/kubernetes.md docs/load-testing.md docs/operations.md \
-  docs/reliability.md docs/observability.md docs/architecture.md docs/glossary.md
+  docs/reliability.md docs/observability.md docs/architecture.md docs/glossary.md docs/figures.md docs/howto.md docs/troubleshooting.md
+check "docs: the goals in docs/figures.md as the SLO files, bench-gateway.sh and service.env hold them (scripts/test/check-figures.py)" python3 scripts/test/check-figures.py
 [ ${#failed[@]} -eq 0 ] || { log "verify failed: ${failed[*]}"; exit 1; }
 log "verify: every check passed"
