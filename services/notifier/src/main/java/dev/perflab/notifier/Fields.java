@@ -15,6 +15,12 @@ public final class Fields {
 	/** the country a national number (trunk prefix 0) is dialled in: perflab's offices are in Korea */
 	private static final String DEFAULT_COUNTRY = "82";
 
+	/** {@link #text}'s rule as a schema pattern: a character that is no space, and no control character but a line break */
+	public static final String TEXT = "^[^\\u0000-\\u0009\\u000B-\\u001F\\u007F-\\u009F]*[^\\s\\u0000-\\u001F\\u007F-\\u009F][^\\u0000-\\u0009\\u000B-\\u001F\\u007F-\\u009F]*$";
+
+	/** {@link #phone}'s rule as a schema pattern: the spellings that become an E.164 number */
+	public static final String PHONE = "^[ -]*(?:(?:\\+[ -]*|0[ -]*0[ -]*)?(?:[1-79](?:[ -]*[0-9]){7,14}|8[ -]*[013-9](?:[ -]*[0-9]){6,13}|8[ -]*2[ -]*[1-9](?:[ -]*[0-9]){5,12}|8[ -]*2[ -]*0(?:[ -]*[0-9]){6,13})|0[ -]*[1-9](?:[ -]*[0-9]){5,12})[ -]*$";
+
 	private Fields() {
 	}
 

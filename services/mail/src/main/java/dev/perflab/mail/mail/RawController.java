@@ -9,6 +9,12 @@ import java.util.OptionalInt;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+
 import org.springframework.core.io.AbstractResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.ContentDisposition;
@@ -60,7 +66,15 @@ class RawController {
 	}
 
 	@GetMapping("/v2/mails/{no}/eml")
-	ResponseEntity<Resource> eml(Caller caller, @PathVariable String no, HttpServletRequest request,
+	@ApiResponse(responseCode = "200", description = "The whole EML",
+			content = @Content(mediaType = "message/rfc822", schema = @Schema(type = "string", format = "binary")))
+	@ApiResponse(responseCode = "206", description = "The one range the Range header spans",
+			headers = @Header(name = "Content-Range", schema = @Schema(type = "string")),
+			content = @Content(mediaType = "message/rfc822", schema = @Schema(type = "string", format = "binary")))
+	@ApiResponse(responseCode = "403", description = "The caller's office is not a mail office, or the caller has no mail account")
+	@ApiResponse(responseCode = "416", description = "The range starts past the end",
+			headers = @Header(name = "Content-Range", schema = @Schema(type = "string")))
+	ResponseEntity<Resource> eml(Caller caller, @Parameter(description = "the mail number", schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable String no, HttpServletRequest request,
 			HttpServletResponse response) throws IOException {
 		Mails.StoredMail mail = mails.find(accounts.require(caller), MailNumbers.parse(no));
 		StoredEml eml = mail.eml();
@@ -80,7 +94,17 @@ class RawController {
 	}
 
 	@GetMapping("/v2/mails/{no}/attachments/{index}")
-	ResponseEntity<Resource> attachment(Caller caller, @PathVariable String no, @PathVariable String index,
+	@ApiResponse(responseCode = "200", description = "The attachment, as the type the mail declared",
+			content = @Content(mediaType = "*/*", schema = @Schema(type = "string", format = "binary")))
+	@ApiResponse(responseCode = "206", description = "The one range the Range header spans",
+			headers = @Header(name = "Content-Range", schema = @Schema(type = "string")),
+			content = @Content(mediaType = "*/*", schema = @Schema(type = "string", format = "binary")))
+	@ApiResponse(responseCode = "403", description = "The caller's office is not a mail office, or the caller has no mail account")
+	@ApiResponse(responseCode = "416", description = "The range starts past the end",
+			headers = @Header(name = "Content-Range", schema = @Schema(type = "string")))
+	ResponseEntity<Resource> attachment(Caller caller, @Parameter(description = "the mail number", schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable String no,
+			@Parameter(description = "the attachment's index, from 0", schema = @Schema(type = "integer", minimum = "0"))
+			@PathVariable String index,
 			HttpServletRequest request, HttpServletResponse response) throws IOException {
 		Account account = accounts.require(caller);
 		Mails.StoredMail mail = mails.find(account, MailNumbers.parse(no));

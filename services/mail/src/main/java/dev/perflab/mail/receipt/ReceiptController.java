@@ -5,6 +5,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.regex.Pattern;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+
 import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,7 +36,10 @@ class ReceiptController {
 	}
 
 	@GetMapping("/v2/office/{officeNo}/receipt-confirm/{key}")
-	ResponseEntity<Void> confirm(@PathVariable String officeNo, @PathVariable String key) {
+	@ApiResponse(responseCode = "204", description = "Confirmed (or confirmed before)")
+	ResponseEntity<Void> confirm(
+			@Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable String officeNo,
+			@Parameter(schema = @Schema(type = "string", pattern = "^[A-Za-z0-9_-]{22}$")) @PathVariable String key) {
 		long office = MailNumbers.parse(officeNo, "office number", 1);
 		if (!KEY.matcher(key).matches()) {
 			throw ProblemException.badRequest("invalid-path", "The receipt key is not valid");

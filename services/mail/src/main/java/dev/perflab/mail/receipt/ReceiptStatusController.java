@@ -3,6 +3,10 @@ package dev.perflab.mail.receipt;
 import java.time.Instant;
 import java.util.List;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -31,7 +35,9 @@ class ReceiptStatusController {
 	}
 
 	@GetMapping("/v2/mails/{no}/receipts")
-	Receipts read(Caller caller, @PathVariable String no) {
+	@ApiResponse(responseCode = "200", useReturnTypeSchema = true, description = "OK")
+	@ApiResponse(responseCode = "403", description = "The caller's office is not a mail office, or the caller has no mail account")
+	Receipts read(Caller caller, @Parameter(description = "the mail number", schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable String no) {
 		Account account = accounts.require(caller);
 		long mailNo = MailNumbers.parse(no);
 		boolean own = jdbc.sql("SELECT COUNT(*) FROM mail_content WHERE no = ? AND office_no = ? AND user_no = ?")

@@ -1,5 +1,9 @@
 package dev.perflab.notifier.guestbook;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -31,7 +35,11 @@ class GuestbookController {
 	}
 
 	@PostMapping(path = "/v1/events/{eventId}/guestbook", consumes = MediaType.APPLICATION_JSON_VALUE)
-	ResponseEntity<Entry> sign(Caller caller, @PathVariable String eventId, @RequestBody SignRequest request) {
+	@ApiResponse(responseCode = "201", useReturnTypeSchema = true, description = "Signed")
+	@ApiResponse(responseCode = "429", description = "The office's or the phone's SMS quota is spent, or the gateway's rate limit",
+			headers = @io.swagger.v3.oas.annotations.headers.Header(name = "Retry-After", schema = @Schema(type = "string")))
+	ResponseEntity<Entry> sign(Caller caller, @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable String eventId,
+			@RequestBody SignRequest request) {
 		long event = Ids.parse(eventId, "event");
 		String name = Fields.text("name", request.name(), 50);
 		String phone = Fields.phone("phone", request.phone());
@@ -40,7 +48,9 @@ class GuestbookController {
 	}
 
 	@GetMapping("/v1/events/{eventId}/guestbook")
-	Page page(Caller caller, @PathVariable String eventId, @RequestParam(defaultValue = "0") String page) {
+	Page page(Caller caller, @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable String eventId,
+			@Parameter(schema = @Schema(type = "integer", minimum = "0", maximum = "10000", defaultValue = "0"))
+			@RequestParam(defaultValue = "0") String page) {
 		int number;
 		try {
 			number = Integer.parseInt(page);

@@ -1,5 +1,8 @@
 package dev.perflab.notifier.member;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -20,6 +23,11 @@ class MemberController {
 	}
 
 	@PostMapping(path = "/v1/members", consumes = MediaType.APPLICATION_JSON_VALUE)
+	@ApiResponse(responseCode = "201", useReturnTypeSchema = true, description = "Signed up")
+	@ApiResponse(responseCode = "409", description = "A member with this email exists")
+	@ApiResponse(responseCode = "429", description = "Too many sign-ups are hashing at once (retry shortly), the office's "
+			+ "notification quota is spent, or the gateway's rate limit",
+			headers = @io.swagger.v3.oas.annotations.headers.Header(name = "Retry-After", schema = @Schema(type = "string")))
 	ResponseEntity<Member> signUp(Caller caller, @RequestBody SignUpRequest request) {
 		String email = Fields.email("email", request.email());
 		String name = Fields.text("name", request.name(), 50);

@@ -1,5 +1,8 @@
 package dev.perflab.notifier.notification;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -18,7 +21,7 @@ class NotificationController {
 	}
 
 	@GetMapping("/v1/notifications/{id}")
-	NotificationView get(Caller caller, @PathVariable String id) {
+	NotificationView get(Caller caller, @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable String id) {
 		// another office's notification answers exactly like one that does not exist
 		return store.find(caller.office(), Ids.parse(id, "notification"))
 			.orElseThrow(() -> ProblemException.notFound("No notification " + id));

@@ -12,6 +12,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -60,7 +66,16 @@ class PointsController {
 	}
 
 	@GetMapping("/v1/routes/{id}/points")
-	void points(Caller caller, @PathVariable long id, @RequestParam(required = false) String format,
+	@ApiResponse(responseCode = "200", description = "Every point, in order, as the format asked for (gzip when accepted)",
+			headers = @Header(name = "ETag", schema = @Schema(type = "string")), content = {
+				@Content(mediaType = "application/json", schema = @Schema(type = "array", implementation = Object.class)),
+				@Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string")),
+				@Content(mediaType = "application/vnd.perflab.polyline", schema = @Schema(type = "string")) })
+	@ApiResponse(responseCode = "304", description = "If-None-Match names this version of the points")
+	@ApiResponse(responseCode = "406", description = "Neither format nor Accept names json, ndjson or polyline")
+	void points(Caller caller, @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable long id,
+			@Parameter(description = "wins over Accept; any case", schema = @Schema(type = "string",
+					allowableValues = { "json", "ndjson", "polyline" })) @RequestParam(required = false) String format,
 			@RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept,
 			@RequestHeader(name = HttpHeaders.ACCEPT_ENCODING, required = false) String acceptEncoding,
 			@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,

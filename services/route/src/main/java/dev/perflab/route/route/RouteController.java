@@ -5,6 +5,8 @@ import java.net.URI;
 
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -42,6 +44,11 @@ class RouteController {
 	@io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
 			content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
 					schema = @Schema(implementation = CreateRouteRequest.class)))
+	@ApiResponse(responseCode = "201", useReturnTypeSchema = true, description = "Created; Location names the route")
+	@ApiResponse(responseCode = "413", description = "The body is larger than route accepts, or the route alone passes a day's point quota")
+	@ApiResponse(responseCode = "429", description = "The office's point quota of the day is spent (Retry-After: the seconds "
+			+ "until the UTC day ends), or the gateway's rate limit",
+			headers = @io.swagger.v3.oas.annotations.headers.Header(name = "Retry-After", schema = @Schema(type = "string")))
 	ResponseEntity<RouteResponse> create(Caller caller, HttpServletRequest body) throws IOException {
 		routes.admit(caller.office());
 		CreateRouteRequest request = read(body);
@@ -50,7 +57,7 @@ class RouteController {
 	}
 
 	@GetMapping("/v1/routes/{id}")
-	RouteResponse get(Caller caller, @PathVariable long id) {
+	RouteResponse get(Caller caller, @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable long id) {
 		// another office's route answers exactly like a route that does not exist
 		return routes.find(caller.office(), id).orElseThrow(() -> ProblemException.notFound("No route " + id));
 	}

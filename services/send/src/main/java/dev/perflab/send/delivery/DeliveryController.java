@@ -5,6 +5,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -38,7 +41,10 @@ class DeliveryController {
 	}
 
 	@GetMapping("/v2/mails/{ref}/delivery")
-	Delivery read(Caller caller, @PathVariable String ref) {
+	Delivery read(Caller caller, @Parameter(description = "the delivery_id mail answered the send with, or a mail number "
+			+ "(all digits, 1 and up)", schema = @Schema(type = "string",
+					pattern = "^(?:0*[1-9][0-9]{0,17}|(?=[A-Za-z0-9-]{16,64}$)[0-9]*[A-Za-z-][A-Za-z0-9-]*)$"))
+			@PathVariable String ref) {
 		long office = office(caller);
 		JdbcClient.StatementSpec job = ref.chars().allMatch(Character::isDigit)
 				? jdbc.sql(JOB + " mail_no = ? ORDER BY created_at DESC LIMIT 1")

@@ -61,6 +61,7 @@ class LinkController {
 	}
 
 	@DeleteMapping("/{code}")
+	@ApiResponse(responseCode = "204", description = "Deleted")
 	ResponseEntity<Void> delete(Caller caller, @PathVariable String code) throws InterruptedException {
 		links.delete(caller, code);
 		return ResponseEntity.noContent().build();
