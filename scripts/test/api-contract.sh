@@ -29,13 +29,23 @@ curl -sf -o /dev/null "$GATEWAY/v3/api-docs/${services[0]}" \
 
 TOKEN=$(scripts/lib/jwt.sh token alice 1)
 mkdir -p "$REPORTS"
+st() { "$SCHEMATHESIS_VENV/bin/st" --config-file scripts/test/schemathesis.toml run "$@" --url "$GATEWAY" \
+  -H "Authorization: Bearer $TOKEN" --seed "$API_CONTRACT_SEED" --no-color; }
+
+# It can fail: mail's document without the 404s it states, against the same service, must be refused (a mail number
+# that names no mail of alice's is answered 404, which that document would not mention).
+jq 'del(.paths[][].responses["404"])' <(curl -sf "$GATEWAY/v3/api-docs/mail") >"$REPORTS/mail-without-404.json"
+if st "$REPORTS/mail-without-404.json" --include-path '/v2/mails/{no}' --include-method GET --max-examples 10 \
+    >"$REPORTS/mail-without-404.log" 2>&1; then
+  log "Schemathesis passed a document that leaves out a status the service answers: this check cannot fail"; exit 1
+fi
+grep -q 'ST103' "$REPORTS/mail-without-404.log" \
+  || { log "Schemathesis refused the document without its 404s, but not for an undocumented status:"; tail -20 "$REPORTS/mail-without-404.log"; exit 1; }
 failed=()
 for service in "${services[@]}"; do
   start=$SECONDS
   log "api contract: $service"
-  if "$SCHEMATHESIS_VENV/bin/st" run "$GATEWAY/v3/api-docs/$service" --url "$GATEWAY" \
-      -H "Authorization: Bearer $TOKEN" --checks all --seed "$API_CONTRACT_SEED" \
-      --max-examples "$API_CONTRACT_MAX_EXAMPLES" --no-color \
+  if st "$GATEWAY/v3/api-docs/$service" --max-examples "$API_CONTRACT_MAX_EXAMPLES" \
       --report junit --report-junit-path "$REPORTS/$service.xml"; then
     log "api contract: $service passed in $((SECONDS - start)) s"
   else

@@ -149,6 +149,9 @@ MD
   if scripts/test/check-doc-commands.py "$refused" >/dev/null; then
     log "the example check passed a send the API refuses (400): it cannot fail"; exit 1
   fi
+  phase "API contract" 75
+  log "every service's OpenAPI document against the service through the gateway (Schemathesis, every check): no status, field or rule the document does not state"
+  scripts/test/api-contract.sh
   background_done
   phase "load smokes and verdict" 115
   log "every service's smoke through the gateway from the load runner (thresholds are the SLOs), its metrics remote-written to the local Prometheus"

@@ -3,11 +3,15 @@ package dev.perflab.platform;
 import java.util.List;
 
 import org.apache.coyote.http11.AbstractHttp11Protocol;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -27,6 +31,25 @@ public class PlatformAutoConfiguration {
 	ProblemHandler perflabProblemHandler(ObjectProvider<JsonMapper> json) {
 		JsonMapper mapper = json.getIfAvailable();
 		return new ProblemHandler(mapper == null ? null : mapper.deserializationConfig().getPropertyNamingStrategy());
+	}
+
+	/**
+	 * A JSON body's values are taken as the types they are written as: a text field refuses {@code false}, {@code 12}
+	 * and {@code 1.5} (a 400 naming the field, never the text "false" stored), and a whole-number field takes
+	 * {@code 1} and {@code 1.0} but refuses {@code 1.5} rather than cutting it to 1 ({@link WholeNumbers}). The
+	 * OpenAPI documents state these types; a client that sends another is told so.
+	 */
+	@Bean
+	JsonMapperBuilderCustomizer perflabValuesAsWritten() {
+		return builder -> builder
+			.withCoercionConfig(LogicalType.Textual, textual -> textual
+				.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+				.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+				.setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+			// an empty text is no time: "expiresAt": "" is refused, not read as no expiry
+			.withCoercionConfig(LogicalType.DateTime, time -> time
+				.setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
+			.addModule(new WholeNumbers());
 	}
 
 	/** perflab_lab_switch_info of the service's properties record, when it has lab switches */

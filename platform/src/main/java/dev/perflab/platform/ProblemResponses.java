@@ -87,11 +87,10 @@ final class ProblemResponses implements OperationCustomizer, OpenApiCustomizer {
 		add(responses, "503", "A store the service needs, or the service itself, is unavailable: the request did not "
 				+ "happen and may be sent again", Map.of("Retry-After", header("Seconds to wait before retrying")));
 		add(responses, "504", "The service did not answer within the gateway's timeout", null);
-		// a refusal an operation states itself (@ApiResponse(responseCode = "403", description = ...)) is a problem too,
-		// never the type its success is written as
+		// a refusal an operation states itself (@ApiResponse(responseCode = "403", description = ...)) is a Problem too,
+		// never the type its success is written as, nor another shape of a problem
 		responses.forEach((status, response) -> {
-			if ((status.startsWith("4") || status.startsWith("5"))
-					&& (response.getContent() == null || !response.getContent().containsKey(PROBLEM_JSON))) {
+			if (status.startsWith("4") || status.startsWith("5")) {
 				response.setContent(problemContent());
 			}
 		});
@@ -134,7 +133,12 @@ final class ProblemResponses implements OperationCustomizer, OpenApiCustomizer {
 		}
 		if (schema.getProperties() != null && schema.getAdditionalProperties() == null) {
 			schema.setAdditionalProperties(Boolean.FALSE);
-			schema.getProperties().values().forEach(property -> close(property, components));
+			schema.getProperties().forEach((name, property) -> {
+				if (schema.getRequired() == null || !schema.getRequired().contains(name)) {
+					nullable(property);
+				}
+				close(property, components);
+			});
 		}
 		close(schema.getItems(), components);
 		if (schema.getOneOf() != null) {
@@ -142,6 +146,23 @@ final class ProblemResponses implements OperationCustomizer, OpenApiCustomizer {
 		}
 		if (schema.getAllOf() != null) {
 			schema.getAllOf().forEach(all -> close(all, components));
+		}
+	}
+
+	/** An optional field may also be written as null, which the services read as the field left out. */
+	private static void nullable(Schema<?> property) {
+		if (property.get$ref() != null) {
+			return;
+		}
+		java.util.Set<String> types = new java.util.LinkedHashSet<>();
+		if (property.getTypes() != null) {
+			types.addAll(property.getTypes());
+		}
+		else if (property.getType() != null) {
+			types.add(property.getType());
+		}
+		if (!types.isEmpty() && types.add("null")) {
+			property.setTypes(types);
 		}
 	}
 

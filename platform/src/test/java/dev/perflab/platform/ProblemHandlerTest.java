@@ -27,6 +27,8 @@ import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.hasSize;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -65,6 +67,56 @@ class ProblemHandlerTest {
 			.andExpect(jsonPath("$.type").value(Problems.BASE + "invalid-field"))
 			.andExpect(jsonPath("$.errors[0].field").value("quantity"))
 			.andExpect(jsonPath("$.errors[0].message").value("is required"));
+	}
+
+	@Test
+	void takesValuesAsTheyAreWrittenNotCoercedToTheFieldsType() throws Exception {
+		JsonMapper.Builder builder = JsonMapper.builder()
+			.propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+			.enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+			.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class);
+		new PlatformAutoConfiguration().perflabValuesAsWritten().customize(builder);
+		JsonMapper strict = builder.build();
+		MockMvc services = MockMvcBuilders.standaloneSetup(new Orders())
+			.setControllerAdvice(new ProblemHandler(strict.deserializationConfig().getPropertyNamingStrategy()))
+			.setMessageConverters(new JacksonJsonHttpMessageConverter(strict))
+			.build();
+		for (String body : new String[] { "{\"customer_no\":1,\"items\":[false],\"quantity\":1}",
+				"{\"customer_no\":1,\"items\":[12],\"quantity\":1}", "{\"customer_no\":1,\"items\":[\"a\"],\"quantity\":1.5}",
+				"{\"customer_no\":1.25,\"items\":[\"a\"],\"quantity\":1}" }) {
+			// Jackson's own default takes each of them (the text "false", quantity 1)
+			post(body).andExpect(status().isOk());
+			services.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post("/orders")
+				.contentType(MediaType.APPLICATION_JSON)
+				.content(body))
+				.andExpect(status().isBadRequest())
+				.andExpect(header().string("Content-Type", "application/problem+json"))
+				.andExpect(jsonPath("$.errors[0].field").exists());
+		}
+	}
+
+	@Test
+	void takesAWholeNumberWrittenWithAZeroFraction() throws Exception {
+		JsonMapper.Builder builder = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE);
+		new PlatformAutoConfiguration().perflabValuesAsWritten().customize(builder);
+		JsonMapper strict = builder.build();
+		assertThat(strict.readValue("{\"customer_no\":3.0,\"items\":[\"a\"],\"quantity\":2.00}", Order.class))
+			.isEqualTo(new Order(3L, java.util.List.of("a"), 2, null));
+		assertThat(strict.readValue("{\"customer_no\":null,\"items\":[\"a\"]}", Order.class))
+			.as("null and missing as Jackson reads them: null for a box, 0 for a primitive")
+			.isEqualTo(new Order(null, java.util.List.of("a"), 0, null));
+		assertThatThrownBy(() -> strict.readValue("{\"customer_no\":9223372036854775808,\"items\":[]}", Order.class))
+			.as("past a long").isInstanceOf(tools.jackson.databind.exc.MismatchedInputException.class);
+		assertThatThrownBy(() -> strict.readValue("{\"customer_no\":\"3\",\"items\":[]}", Order.class))
+			.as("a number written as text").isInstanceOf(tools.jackson.databind.exc.MismatchedInputException.class);
+		assertThat(strict.readValue("{\"at\":null}", Timed.class)).isEqualTo(new Timed(null));
+		assertThatThrownBy(() -> strict.readValue("{\"at\":\"\"}", Timed.class))
+			.as("an empty text is no time").isInstanceOf(tools.jackson.databind.exc.MismatchedInputException.class);
+		assertThat(JsonMapper.builder().build().readValue("{\"at\":\"\"}", Timed.class))
+			.as("Jackson's own reading takes it as none").isEqualTo(new Timed(null));
+	}
+
+	record Timed(java.time.Instant at) {
 	}
 
 	@Test

@@ -80,11 +80,16 @@ public final class Fields {
 			.orElseThrow(() -> invalid(field, "is not an email address"));
 	}
 
-	/** A password BCrypt takes whole: 8 to 72 bytes of UTF-8 (BCrypt ignores what follows the 72nd). */
+	/**
+	 * A password of at least 8 characters that BCrypt takes whole: at most 72 bytes of UTF-8 (BCrypt ignores what
+	 * follows the 72nd).
+	 */
 	public static String password(String field, String value) {
-		int bytes = value == null ? 0 : value.getBytes(StandardCharsets.UTF_8).length;
-		if (bytes < 8 || bytes > 72) {
-			throw invalid(field, "must be 8 to 72 bytes");
+		if (value == null || value.codePointCount(0, value.length()) < 8) {
+			throw invalid(field, "must be at least 8 characters");
+		}
+		if (value.getBytes(StandardCharsets.UTF_8).length > 72) {
+			throw invalid(field, "must be at most 72 bytes of UTF-8");
 		}
 		return value;
 	}

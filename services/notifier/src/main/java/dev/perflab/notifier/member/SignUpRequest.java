@@ -13,7 +13,7 @@ record SignUpRequest(
 		@Schema(requiredMode = REQUIRED, minLength = 1, maxLength = 50, pattern = Fields.TEXT,
 				description = "trimmed; 1 to 50 characters, no control character but a line break") String name,
 		@Schema(requiredMode = REQUIRED, minLength = 8, maxLength = 72, format = "password",
-				description = "8 to 72 bytes of UTF-8") String password) {
+				description = "at least 8 characters, at most 72 bytes of UTF-8") String password) {
 
 	@Override
 	public String toString() {

@@ -76,7 +76,9 @@ class PointsController {
 	void points(Caller caller, @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1", maximum = "9223372036854775807")) @PathVariable long id,
 			@Parameter(description = "wins over Accept; any case", schema = @Schema(type = "string",
 					allowableValues = { "json", "ndjson", "polyline" })) @RequestParam(required = false) String format,
-			@RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept,
+			@Parameter(description = "the format, when format is not given", schema = @Schema(type = "string",
+					allowableValues = { "application/json", "application/x-ndjson", "application/vnd.perflab.polyline",
+						"*/*" })) @RequestHeader(name = HttpHeaders.ACCEPT, required = false) String accept,
 			@RequestHeader(name = HttpHeaders.ACCEPT_ENCODING, required = false) String acceptEncoding,
 			@RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) String ifNoneMatch,
 			HttpServletResponse response) throws IOException {

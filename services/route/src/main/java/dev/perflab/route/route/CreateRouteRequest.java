@@ -25,7 +25,7 @@ public record CreateRouteRequest(
 			@Schema(requiredMode = REQUIRED, minimum = "-180", maximum = "180") Double lng) {
 	}
 
-	public record PointInput(@Schema(minimum = "0") Integer seq,
+	public record PointInput(@Schema(types = { "integer", "null" }, minimum = "0", description = "null: as if not given") Integer seq,
 			@Schema(requiredMode = REQUIRED, minimum = "-90", maximum = "90") Double lat,
 			@Schema(requiredMode = REQUIRED, minimum = "-180", maximum = "180") Double lng) {
 	}

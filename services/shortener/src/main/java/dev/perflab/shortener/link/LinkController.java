@@ -2,6 +2,7 @@ package dev.perflab.shortener.link;
 
 import java.net.URI;
 
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -56,13 +57,13 @@ class LinkController {
 	}
 
 	@GetMapping("/{code}")
-	LinkResponse describe(Caller caller, @PathVariable String code) {
+	LinkResponse describe(Caller caller, @Parameter(description = "a link's code", schema = @Schema(type = "string", pattern = "^[0-9A-Za-z]{1,11}$")) @PathVariable String code) {
 		return links.describe(caller, code);
 	}
 
 	@DeleteMapping("/{code}")
 	@ApiResponse(responseCode = "204", description = "Deleted")
-	ResponseEntity<Void> delete(Caller caller, @PathVariable String code) throws InterruptedException {
+	ResponseEntity<Void> delete(Caller caller, @Parameter(description = "a link's code", schema = @Schema(type = "string", pattern = "^[0-9A-Za-z]{1,11}$")) @PathVariable String code) throws InterruptedException {
 		links.delete(caller, code);
 		return ResponseEntity.noContent().build();
 	}

@@ -2,6 +2,11 @@ package dev.perflab.shortener.link;
 
 import java.net.URI;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+
 import org.springframework.http.CacheControl;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -22,7 +27,11 @@ class RedirectController {
 	}
 
 	@GetMapping("/s/{code}")
-	ResponseEntity<Void> redirect(@PathVariable String code) {
+	@ApiResponse(responseCode = "302", description = "The link's URL, in Location",
+			headers = @Header(name = "Location", required = true, schema = @Schema(type = "string", format = "uri")))
+	@ApiResponse(responseCode = "301", description = "A permanent link's URL, in Location",
+			headers = @Header(name = "Location", required = true, schema = @Schema(type = "string", format = "uri")))
+	ResponseEntity<Void> redirect(@Parameter(description = "a link's code", schema = @Schema(type = "string", pattern = "^[0-9A-Za-z]{1,11}$")) @PathVariable String code) {
 		Target target = links.resolve(code);
 		long maxAge = links.edgeMaxAge(target);
 		CacheControl cacheControl = maxAge >= 1 ? CacheControl.maxAge(java.time.Duration.ofSeconds(maxAge)).cachePublic()
