@@ -2,6 +2,7 @@ package dev.perflab.platform;
 
 import java.util.List;
 
+import io.micrometer.common.KeyValue;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import tools.jackson.databind.cfg.CoercionAction;
 import tools.jackson.databind.cfg.CoercionInputShape;
@@ -17,6 +18,8 @@ import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.Ordered;
+import org.springframework.http.server.observation.DefaultServerRequestObservationConvention;
+import org.springframework.http.server.observation.ServerRequestObservationContext;
 import org.springframework.util.unit.DataSize;
 import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -50,6 +53,27 @@ public class PlatformAutoConfiguration {
 			.withCoercionConfig(LogicalType.DateTime, time -> time
 				.setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
 			.addModule(new WholeNumbers());
+	}
+
+	/**
+	 * The {@code uri} of {@code http_server_requests} names a route's variables without the regex that narrows one:
+	 * {@code /v2/mails/{no:(?!send$).+}} is {@code /v2/mails/{no}}, so the dashboards, alerts and SLOs keyed on the
+	 * route stay its name whatever pattern matches it.
+	 */
+	@Bean
+	DefaultServerRequestObservationConvention perflabUriWithoutRegex() {
+		return new UriWithoutRegex();
+	}
+
+	static final class UriWithoutRegex extends DefaultServerRequestObservationConvention {
+
+		private static final java.util.regex.Pattern VARIABLE_REGEX = java.util.regex.Pattern.compile("\\{(\\w+):[^}]*}");
+
+		@Override
+		protected KeyValue uri(ServerRequestObservationContext context) {
+			KeyValue uri = super.uri(context);
+			return KeyValue.of(uri.getKey(), VARIABLE_REGEX.matcher(uri.getValue()).replaceAll("{$1}"));
+		}
 	}
 
 	/** perflab_lab_switch_info of the service's properties record, when it has lab switches */

@@ -15,7 +15,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
-import dev.perflab.mail.mail.MailNumbers;
+import dev.perflab.mail.message.MailNumbers;
 import dev.perflab.platform.ProblemException;
 
 /**

@@ -14,7 +14,7 @@ import org.springframework.web.bind.annotation.RestController;
 
 import dev.perflab.mail.Accounts;
 import dev.perflab.mail.Accounts.Account;
-import dev.perflab.mail.mail.MailNumbers;
+import dev.perflab.mail.message.MailNumbers;
 import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
 

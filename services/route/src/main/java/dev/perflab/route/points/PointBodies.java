@@ -18,7 +18,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 import dev.perflab.platform.ProblemException;
-import dev.perflab.route.route.Routes;
+import dev.perflab.route.dispatch.Routes;
 
 /**
  * The encoded, gzipped points body per (route, version, format), bounded by its bytes. A route version never

@@ -29,7 +29,7 @@ import org.springframework.web.bind.annotation.RestController;
 import dev.perflab.platform.Caller;
 import dev.perflab.platform.ProblemException;
 import dev.perflab.route.RouteProperties;
-import dev.perflab.route.route.Routes;
+import dev.perflab.route.dispatch.Routes;
 
 /**
  * {@code GET /v1/routes/{id}/points}: every point of a route, written as it is read, never collected. Everything

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import dev.perflab.route.route.CreateRouteRequest;
-import dev.perflab.route.route.CreateRouteRequest.PointInput;
-import dev.perflab.route.route.CreateRouteRequest.StopInput;
+import dev.perflab.route.dispatch.CreateRouteRequest;
+import dev.perflab.route.dispatch.CreateRouteRequest.PointInput;
+import dev.perflab.route.dispatch.CreateRouteRequest.StopInput;
 
 /** Route n of the demo data, the same on every machine (fixed seed per route). */
 final class SeedRoutes {

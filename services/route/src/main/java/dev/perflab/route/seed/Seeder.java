@@ -8,7 +8,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 import dev.perflab.route.RouteProperties;
-import dev.perflab.route.route.Routes;
+import dev.perflab.route.dispatch.Routes;
 
 /**
  * Deterministic demo routes: route n (from 1) always has the same stops and points (a random walk around Seoul

@@ -18,7 +18,7 @@ import org.springframework.http.HttpHeaders;
 
 import dev.perflab.platform.ProblemException;
 import dev.perflab.route.RouteApi;
-import dev.perflab.route.route.Routes;
+import dev.perflab.route.dispatch.Routes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,4 +1,4 @@
-package dev.perflab.mail.mail;
+package dev.perflab.mail.message;
 
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.Explode;
@@ -49,7 +49,10 @@ class MailController {
 		return mails.list(accounts.require(caller), ListQuery.parse(params, mails.maxPageSize()));
 	}
 
-	/** {@code send} is no mail number: {@code /v2/mails/send} takes POST only, and says so (405, Allow: POST) */
+	/**
+	 * {@code send} is no mail number: {@code /v2/mails/send} takes POST only, and says so (405, Allow: POST). The
+	 * metrics name this route {@code /v2/mails/{no}} all the same (platform's uri without the variable's regex).
+	 */
 	@GetMapping("/v2/mails/{no:(?!send$).+}")
 	@ApiResponse(responseCode = "200", useReturnTypeSchema = true, description = "OK")
 	@ApiResponse(responseCode = "403", description = "The caller's office is not a mail office, or the caller has no mail account")

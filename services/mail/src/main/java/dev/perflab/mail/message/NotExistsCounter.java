@@ -1,4 +1,4 @@
-package dev.perflab.mail.mail;
+package dev.perflab.mail.message;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 

@@ -1,4 +1,4 @@
-package dev.perflab.route.route;
+package dev.perflab.route.dispatch;
 
 import java.io.IOException;
 import java.net.URI;

@@ -1,4 +1,4 @@
-package dev.perflab.route.route;
+package dev.perflab.route.dispatch;
 
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
@@ -18,8 +18,8 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import dev.perflab.route.RouteProperties;
-import dev.perflab.route.route.CreateRouteRequest.PointInput;
-import dev.perflab.route.route.CreateRouteRequest.StopInput;
+import dev.perflab.route.dispatch.CreateRouteRequest.PointInput;
+import dev.perflab.route.dispatch.CreateRouteRequest.StopInput;
 
 /**
  * Dispatched routes: written in one transaction (a reader never sees half a route), counted against the office's

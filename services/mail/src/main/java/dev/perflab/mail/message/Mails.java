@@ -1,4 +1,4 @@
-package dev.perflab.mail.mail;
+package dev.perflab.mail.message;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

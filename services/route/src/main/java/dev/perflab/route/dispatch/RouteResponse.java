@@ -1,4 +1,4 @@
-package dev.perflab.route.route;
+package dev.perflab.route.dispatch;
 
 import java.time.Instant;
 import java.util.List;

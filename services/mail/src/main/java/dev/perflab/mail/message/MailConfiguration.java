@@ -1,4 +1,4 @@
-package dev.perflab.mail.mail;
+package dev.perflab.mail.message;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;

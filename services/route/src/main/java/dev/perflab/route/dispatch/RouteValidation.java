@@ -1,10 +1,10 @@
-package dev.perflab.route.route;
+package dev.perflab.route.dispatch;
 
 import java.util.List;
 
 import dev.perflab.platform.ProblemException;
-import dev.perflab.route.route.CreateRouteRequest.PointInput;
-import dev.perflab.route.route.CreateRouteRequest.StopInput;
+import dev.perflab.route.dispatch.CreateRouteRequest.PointInput;
+import dev.perflab.route.dispatch.CreateRouteRequest.StopInput;
 
 /** Refuses a route before anything is written: nothing half-checked ever reaches the database. */
 final class RouteValidation {
