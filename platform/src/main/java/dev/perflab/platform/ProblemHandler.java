@@ -133,11 +133,40 @@ class ProblemHandler extends ResponseEntityExceptionHandler {
 			.body(Problems.of(HttpStatus.SERVICE_UNAVAILABLE, slug, detail));
 	}
 
+	/**
+	 * A statement on a connection HikariCP had already closed because it broke ("Connection is closed", no SQLState):
+	 * what a rollback meets after a socket timeout during the transaction (route's create while MariaDB froze).
+	 */
+	private static boolean closedByThePool(java.sql.SQLException sql) {
+		StackTraceElement[] frames = sql.getStackTrace();
+		return "Connection is closed".equals(sql.getMessage()) && frames.length > 0
+				&& java.util.Arrays.stream(frames, 0, Math.min(3, frames.length))
+					.anyMatch(frame -> frame.getClassName().startsWith("com.zaxxer.hikari.pool.ProxyConnection"));
+	}
+
+	/**
+	 * The store failure in {@code ex}'s causes, or null. Besides the classes above, any JDBC failure of SQLState class
+	 * 08 (a connection exception), whatever its class: a MySQL connection lost mid-transaction fails the rollback too,
+	 * with a plain {@link java.sql.SQLException} ("Communications link failure during rollback()", 08007) or, once the
+	 * pool closed the broken connection, HikariCP's "Connection is closed"; Spring reports that rollback failure with
+	 * the first failure only beside it ({@code TransactionSystemException}) or not at all (JPA's).
+	 */
 	static Throwable storeFailure(Throwable ex) {
 		for (Throwable t = ex; t != null; t = t.getCause()) {
 			for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
 				if (STORE_FAILURES.contains(c.getName())) {
 					return t;
+				}
+			}
+			if (t instanceof java.sql.SQLException sql && (sql.getSQLState() != null && sql.getSQLState().startsWith("08")
+					|| closedByThePool(sql))) {
+				return t;
+			}
+			if (t instanceof org.springframework.transaction.TransactionSystemException rollback
+					&& rollback.getApplicationException() != null) {
+				Throwable first = storeFailure(rollback.getApplicationException());
+				if (first != null) {
+					return first;
 				}
 			}
 		}

@@ -171,6 +171,17 @@ class ProblemHandlerTest {
 		mvc.perform(get("/orders/bug"))
 			.andExpect(status().isInternalServerError())
 			.andExpect(jsonPath("$.type").value(Problems.BASE + "internal"));
+		// MySQL lost mid-transaction: the rollback fails too, with a plain SQLException of state 08007
+		mvc.perform(get("/orders/rollback-lost"))
+			.andExpect(status().isServiceUnavailable())
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "store-unavailable"));
+		// JPA's rollback on the connection HikariCP closed once it broke: "Connection is closed", no SQLState
+		mvc.perform(get("/orders/rollback-on-closed"))
+			.andExpect(status().isServiceUnavailable())
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "store-unavailable"));
+		mvc.perform(get("/orders/sql-bug"))
+			.andExpect(status().isInternalServerError())
+			.andExpect(jsonPath("$.type").value(Problems.BASE + "internal"));
 	}
 
 	@RestController
@@ -186,6 +197,33 @@ class ProblemHandlerTest {
 		String storeDown() {
 			throw new DataAccessResourceFailureException("store gone",
 					new java.sql.SQLNonTransientConnectionException("Connection refused"));
+		}
+
+		@GetMapping("/orders/rollback-lost")
+		String rollbackLost() {
+			org.springframework.transaction.TransactionSystemException rollback = new org.springframework.transaction.TransactionSystemException(
+					"JDBC rollback failed", new java.sql.SQLException(
+							"Communications link failure during rollback(). Transaction resolution unknown.", "08007"));
+			rollback.initApplicationException(new IllegalStateException("the batch insert's answer never came"));
+			throw rollback;
+		}
+
+		@GetMapping("/orders/rollback-on-closed")
+		String rollbackOnClosed() {
+			java.sql.SQLException closed = new java.sql.SQLException("Connection is closed");
+			// where HikariCP 7 throws it: the closed connection's proxy
+			closed.setStackTrace(new StackTraceElement[] {
+					new StackTraceElement("com.zaxxer.hikari.pool.ProxyConnection", "lambda$getClosedConnection$0",
+							"ProxyConnection.java", 500),
+					new StackTraceElement("jdk.proxy3.$Proxy120", "rollback", null, -1) });
+			throw new org.springframework.orm.jpa.JpaSystemException(
+					new RuntimeException("Unable to rollback against JDBC Connection", closed));
+		}
+
+		@GetMapping("/orders/sql-bug")
+		String sqlBug() {
+			throw new org.springframework.jdbc.UncategorizedSQLException("insert", "INSERT ...",
+					new java.sql.SQLException("You have an error in your SQL syntax", "42000"));
 		}
 
 		@GetMapping("/orders/bug")
