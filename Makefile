@@ -6,7 +6,7 @@ SHELL := /usr/bin/env bash
 WHO ?= $(if $(filter command line,$(origin USER)),$(USER),alice)
 OFFICE ?= 1
 
-.PHONY: help up down status test verify load seed token bench-ids bench-gateway bench-send bench-route bench-notifier capacity reliability placement headline hpa ab-node bench-warm-start build images ab compare
+.PHONY: help up down status test verify load seed token bench-ids bench-gateway bench-send bench-route bench-notifier capacity reliability placement headline hpa ab-node bench-warm-start build images ab compare new-service
 
 help: ## list the targets
 	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -45,6 +45,9 @@ compare: ## two runs' summaries side by side: make compare A=.run/results/<run> 
 
 seed: ## deterministic demo data (SCALE=n links)
 	@scripts/stack/seed.sh
+
+new-service: ## a new service from scaffold/service (its folder, routes, dashboard, values block, pom module, README row): make new-service NAME=<name> [PORT=]
+	@python3 scripts/stack/new-service.py "$(NAME)" $(if $(PORT),--port $(PORT))
 
 token: ## print a dev bearer token: make token WHO=alice OFFICE=1 [TTL=seconds, default 3600]
 	@scripts/lib/jwt.sh token "$(WHO)" "$(OFFICE)" $(TTL)

@@ -152,6 +152,9 @@ MD
   phase "API contract" 75
   log "every service's OpenAPI document against the service through the gateway (Schemathesis, every check): no status, field or rule the document does not state"
   scripts/test/api-contract.sh
+  phase "a new service" 90
+  log "make new-service in a copy of the checkout: the module built with its own tests, started, answering through a gateway reading the copy's routes"
+  scripts/test/new-service.sh
   background_done
   phase "load smokes and verdict" 115
   log "every service's smoke through the gateway from the load runner (thresholds are the SLOs), its metrics remote-written to the local Prometheus"

@@ -2,16 +2,16 @@
 
     python3 -m unittest scripts/test/unit/test_one_folder.py      (from the repository root; helm from scripts/k8s/k8s-tools.sh)
 
-The copy gets a throwaway service `zzprobe`, a copy of route made the way a new service is made: its folder
-(service.env, pom.xml, README), its gateway route file, its k6 folder, its dashboard's own panels
-(charts/perflab/files/dashboards/<name>.json), its values block in charts/perflab/values.yaml and
-its module line in the root pom (Maven cannot find modules by itself; the last tests check that line and the README's
-row exist for every service folder). Then each list is derived for real, by the code
-that uses it: scripts/lib/env.sh, stack.sh, load.sh (its smokes, with a stand-in load runner that records what it was asked to run),
-jwt.sh, reliability.sh, the services workflow's matrix step, the chart (helm template) and the chart tests' loops. A list
-typed by hand anywhere on those paths leaves zzprobe out and fails here; a line naming three services in the files that
-hold such lists fails the last test, for the lists no run here reaches (check-dashboards.sh needs Prometheus,
-images.sh builds images).
+The copy gets a throwaway service `zzprobe` the way a new service is made: `make new-service` (scripts/stack/new-service.py
+from scaffold/service), which writes its folder (service.env, pom.xml, README, its code), its gateway route file, its
+dashboard's own panels (charts/perflab/files/dashboards/<name>.json), its values block in charts/perflab/values.yaml,
+its module line in the root pom and its README row; a smoke line is added to its service.env as a service's own
+scenarios would. Then each list is derived for real, by the code that uses it: scripts/lib/env.sh, stack.sh, load.sh
+(its smokes, with a stand-in load runner that records what it was asked to run), jwt.sh, reliability.sh, the services
+workflow's matrix step, the chart (helm template) and the chart tests' loops. A list typed by hand anywhere on those
+paths leaves zzprobe out and fails here; a line naming three services in the files that hold such lists fails the
+last test, for the lists no run here reaches (check-dashboards.sh needs Prometheus, images.sh builds images).
+scripts/test/new-service.sh (make test) builds, starts and calls such a service for real.
 """
 import json
 import os
@@ -25,8 +25,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
 NEW = "zzprobe"
-TEMPLATE = "route"  # the small service copied: MySQL, one lab switch, a smoke, a route file
-PORT, TEMPLATE_PORT = 8099, 8083
+PORT = 8099
 
 
 def sh(script, cwd, env, *args):
@@ -35,21 +34,6 @@ def sh(script, cwd, env, *args):
     if p.returncode != 0:
         raise AssertionError(f"`{script}` exited {p.returncode}:\n{p.stdout[-2000:]}\n{p.stderr[-2000:]}")
     return p.stdout
-
-
-def renamed(text):
-    """A file of the template service as the new service's: its name, its paths and its port."""
-    text = text.replace(f"/v1/{TEMPLATE}s", f"/v1/{NEW}s")
-    text = re.sub(rf"(?<![A-Za-z0-9]){TEMPLATE}(?![A-Za-z0-9])", NEW, text)  # perflab_route too, not routes
-    return text.replace(str(TEMPLATE_PORT), str(PORT)).replace(str(TEMPLATE_PORT + 1000), str(PORT + 1000))
-
-
-def values_block(values, name):
-    """The lines of `services.<name>` in values.yaml: from `  <name>:` to the next key (or comment) at its level."""
-    lines = values.splitlines(keepends=True)
-    start = lines.index(f"  {name}:\n")
-    end = next(i for i in range(start + 1, len(lines)) if re.match(r"  \S", lines[i]))
-    return start, end, "".join(lines[start:end])
 
 
 def helm():
@@ -89,22 +73,12 @@ class ANewServiceFolder(unittest.TestCase):
 
     @staticmethod
     def add_service(repo):
-        svc = repo / "services" / NEW
-        svc.mkdir(parents=True)
-        for f in ("service.env", "pom.xml", "README.md"):
-            (svc / f).write_text(renamed((repo / "services" / TEMPLATE / f).read_text()))
-        routes = repo / "config" / "gateway" / "routes"
-        (routes / f"{NEW}.yaml").write_text(renamed((routes / f"{TEMPLATE}.yaml").read_text()))
-        boards = repo / "charts" / "perflab" / "files" / "dashboards"
-        (boards / f"{NEW}.json").write_text(renamed((boards / f"{TEMPLATE}.json").read_text()))
-        values = repo / "charts" / "perflab" / "values.yaml"
-        text = values.read_text()
-        _, end, block = values_block(text, TEMPLATE)
-        lines = text.splitlines(keepends=True)
-        values.write_text("".join(lines[:end]) + renamed(block) + "".join(lines[end:]))
-        pom = repo / "pom.xml"
-        module = f"    <module>services/{TEMPLATE}</module>\n"
-        pom.write_text(pom.read_text().replace(module, module + f"    <module>services/{NEW}</module>\n", 1))
+        p = subprocess.run([sys.executable, "scripts/stack/new-service.py", NEW, "--port", str(PORT), "--root", str(repo)],
+                           cwd=repo, capture_output=True, text=True, timeout=60)
+        if p.returncode != 0:
+            raise AssertionError(f"make new-service failed:\n{p.stdout}\n{p.stderr}")
+        env = repo / "services" / NEW / "service.env"
+        env.write_text(env.read_text().replace('smoke=""', f'smoke="{NEW}-smoke alice"'))
 
     def test_env_sh_lists_it_with_its_port_databases_and_gateway_address(self):
         out = sh(f'source scripts/lib/env.sh; printf "%s\\n" "${{PERFLAB_SERVICES[@]}}"; '
@@ -187,7 +161,7 @@ class ANewServiceFolder(unittest.TestCase):
         routes = docs[("ConfigMap", "t-perflab-gateway-routes")]
         self.assertRegex(routes, rf"(?m)^  {NEW}\.yaml: ", "the gateway has no routes of it")
         self.assertIn(f"perflab_{NEW}", docs[("ConfigMap", "t-perflab-mysql-initdb")], "no MySQL database of its own")
-        self.assertIn(f"/v1/{NEW}s", routes)
+        self.assertIn(f"/v1/{NEW}/", routes)
 
     def test_the_chart_tests_loop_over_it(self):
         out = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'charts/tests'); import unit, dashboards; "
@@ -199,7 +173,7 @@ class ANewServiceFolder(unittest.TestCase):
 
 # Where lists of services would be typed: the scripts and the code and tests that run over every service. Named
 # exceptions, each a scenario or assertion about particular services rather than a list of all of them.
-LISTS_LIVE_IN = ("Makefile", "scripts/", ".github/workflows/", "load-tests/src/", "e2e/src/", "charts/perflab/templates/",
+LISTS_LIVE_IN = ("Makefile", "scripts/", "scaffold/", ".github/workflows/", "load-tests/src/", "e2e/src/", "charts/perflab/templates/",
                  "charts/tests/", "charts/perflab/files/dashboards/", "tools/")
 NOT_LISTS = [  # (path, a text of the line, why it is no list of every service to derive here)
     ("scripts/test/test.sh", "scripts/test/reliability.sh mariadb", "the reliability cases make test picks, a subset by choice"),
