@@ -32,7 +32,7 @@ export PERFLAB_GATEWAY_ROUTES_DIR="${PERFLAB_GATEWAY_ROUTES_DIR:-$PERFLAB_ROOT/c
 service_conf() { # name field: the field's value, the file sourced in a subshell so ${...} in it see these settings
   (
     # shellcheck disable=SC2034
-    port="" databases="" smoke="" seed="" env="" capacity="" capacity_also="" capacity_target=""
+    port="" databases="" smoke="" seed="" env="" stored="" capacity="" capacity_also="" capacity_target=""
     # shellcheck disable=SC1090
     source "$PERFLAB_ROOT/services/$1/service.env"
     printf '%s' "${!2}"

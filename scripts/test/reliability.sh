@@ -210,17 +210,12 @@ stall_creates_judged() {
 }
 
 # the records a create answered 2xx for: a MySQL service's rows are read back by their unique marker (found, and
-# stored once); a link (MongoDB, no unique field to count by) is looked up through the API
+# stored once), where its service.env's `stored` says; a link (MongoDB, no unique field to count by) is looked up
+# through the API
 verify_created() {  # SERVICE LOG -> "found missing duplicated"
-  local svc=$1 table token db tbl id col
-  case "$svc" in
-    route) table="perflab_route route id name" ;;
-    notifier) table="perflab_notifier guestbook id message" ;;
-    # a sent mail's subject is `crash-<run> <vu>-<iter>`, its marker the same with a dash
-    mail|send) table="perflab_mail mail_content no REPLACE(subject,CHAR(32),'-')" ;;
-  esac
-  if [ -n "${table:-}" ]; then
-    read -r db tbl id col <<<"$table"
+  local svc=$1 token db tbl id col
+  read -r db tbl id col <<<"$(service_conf "$svc" stored)"
+  if [ -n "$db" ]; then
     mariadb --no-defaults --socket="$PERFLAB_RUN/mariadb.sock" -uroot "$db" -N -B -e \
       "SELECT $id, $col FROM $tbl WHERE $col LIKE 'crash-$RUN_ID-%'" >"$results/$svc-rows.tsv"
   fi
