@@ -1,9 +1,6 @@
-#!/usr/bin/env python3
 """Chart unit tests that helm-unittest cannot hold: render with `helm template --set ...` and assert on the objects.
 
-    HELM=/path/to/helm unit.py [name-filter]
-
-Prints one line per test and closes with `unit: N passed, N failed`.
+    HELM=/path/to/helm python -m pytest charts/tests [-k name]      (the venv of scripts/k8s/k8s-tools.sh has pytest)
 
 Assertions on rendered manifests live in helm-unittest suites (charts/<chart>/tests/*_test.yaml, run by
 scripts/test/test-chart.sh); each suite's `it` begins with the name the check had here. What stays, and why:
@@ -25,15 +22,11 @@ scripts/test/test-chart.sh); each suite's `it` begins with the name the check ha
 - Read repository files beside the rendering: exposed_gateway_admits_* and generated_secrets_are_named_* (values.yaml's
   comments), gateway_routes_are_the_repository_files_* (config/gateway/routes), hpa_replaces_replicas_* (the services ci/hpa-values.yaml autoscales).
 """
-import atexit
 import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
-import traceback
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import yaml
@@ -102,18 +95,9 @@ def using(store, among=ENABLED):
     return {s for s in among if store in SERVICES_VALUES[s].get("stores", [])}
 
 
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
-
-
 # --- JVM --------------------------------------------------------------------------------------------------------
 
-@test
-def guaranteed_resources_set_requests_to_limits_globally_or_per_service():
+def test_guaranteed_resources_set_requests_to_limits_globally_or_per_service():
     docs = render()
     assert container(docs, "gateway")["resources"]["requests"] == {"cpu": "1", "memory": "1536Mi"}
     docs = render(*EVERY, "resources.guaranteed=true", "services.mail.resources.guaranteed=false")
@@ -131,8 +115,7 @@ def guaranteed_resources_set_requests_to_limits_globally_or_per_service():
 
 # --- images -------------------------------------------------------------------------------------------------------
 
-@test
-def images_default_to_ghcr_at_the_chart_app_version_and_can_be_pinned_by_digest():
+def test_images_default_to_ghcr_at_the_chart_app_version_and_can_be_pinned_by_digest():
     docs = render(*EVERY)
     app = yaml.safe_load((CHART / "Chart.yaml").read_text())["appVersion"]
     for svc in SERVICES:
@@ -148,8 +131,7 @@ def images_default_to_ghcr_at_the_chart_app_version_and_can_be_pinned_by_digest(
 
 # --- env: lab switches, stores, hikari, gateway routes -------------------------------------------------------------
 
-@test
-def changing_a_lab_switch_rolls_the_pods():
+def test_changing_a_lab_switch_rolls_the_pods():
     a = one(render(), "Deployment", "t-perflab-shortener")["spec"]["template"]["metadata"]["annotations"]
     b = one(render("services.shortener.lab.idStrategy=mongo-sequence"), "Deployment", "t-perflab-shortener")
     assert a["perflab.dev/config-hash"] != b["spec"]["template"]["metadata"]["annotations"]["perflab.dev/config-hash"]
@@ -157,8 +139,7 @@ def changing_a_lab_switch_rolls_the_pods():
 
 # --- mail and send (seed 000) ----------------------------------------------------------------------------------------
 
-@test
-def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
+def test_a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
     docs = render(ROUTE)
     job = one(docs, "Job", "t-perflab-mysql-databases")
     ann = job["metadata"]["annotations"]
@@ -213,8 +194,7 @@ def a_hook_job_creates_every_mysql_database_user_and_grant_idempotently():
 
 # --- pods: labels, probes, security, shutdown ----------------------------------------------------------------------
 
-@test
-def probes_use_the_actuator_health_groups_on_the_management_port():
+def test_probes_use_the_actuator_health_groups_on_the_management_port():
     docs = render(ROUTE, *EVERY)
     # a values block without managementPort gets port + 1000
     ports = {s: (v["port"], v.get("managementPort", v["port"] + 1000)) for s, v in SERVICES_VALUES.items()}
@@ -236,8 +216,7 @@ def probes_use_the_actuator_health_groups_on_the_management_port():
     assert "/actuator" not in notes and "management port" in notes, notes
 
 
-@test
-def termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
+def test_termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
     docs = render(*EVERY)
     for svc in SERVICES:
         d = one(docs, "Deployment", f"t-perflab-{svc}")["spec"]["template"]["spec"]
@@ -246,8 +225,7 @@ def termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
     refuses("terminationGracePeriodSeconds=20")
 
 
-@test
-def every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_default_seccomp():
+def test_every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_default_seccomp():
     docs = render(*EVERY)
     assert {d["metadata"]["name"] for d in docs if d["kind"] in ("Deployment", "StatefulSet")} >= \
         {f"t-perflab-{n}" for n in SERVICES + ["mysql", "mongodb", "redis", "smtp"]}
@@ -267,8 +245,7 @@ def every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_defaul
             assert tmp and "emptyDir" in vols[tmp[0]["name"]], d["metadata"]["name"]
 
 
-@test
-def hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
+def test_hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
     hpa = str(CHART / "ci" / "hpa-values.yaml")
     docs = render(values=(hpa,))
     autoscaled = [s for s, v in yaml.safe_load(Path(hpa).read_text())["services"].items() if v["autoscaling"]["enabled"]]
@@ -302,8 +279,7 @@ def peers_names(rules):
     return out
 
 
-@test
-def network_policy_lets_only_the_gateway_reach_the_services():
+def test_network_policy_lets_only_the_gateway_reach_the_services():
     docs = render(*EVERY)
     behind = [s for s in SERVICES if s != "gateway"]
     for svc in [s for s in behind if not SERVICES_VALUES[s].get("allowFrom")]:
@@ -321,8 +297,7 @@ def network_policy_lets_only_the_gateway_reach_the_services():
     assert peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])[8084] == {"shortener"}
 
 
-@test
-def network_policy_lets_only_prometheus_reach_the_management_port():
+def test_network_policy_lets_only_prometheus_reach_the_management_port():
     docs = render(*EVERY)
     for svc in SERVICES:
         rules = one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"]
@@ -341,8 +316,7 @@ def network_policy_lets_only_prometheus_reach_the_management_port():
     assert "not allowed" in refuses("--set-json networkPolicy.prometheusFrom=[]")
 
 
-@test
-def network_policy_lets_only_the_services_reach_their_stores():
+def test_network_policy_lets_only_the_services_reach_their_stores():
     docs = render()
     want = {"mongodb": {27017: using("mongodb")}, "redis": {6379: using("redis")},
             "mysql": {3306: using("mysql") | {"mysql-databases"}}, "smtp": {1025: using("smtp")}}  # + the database Job
@@ -366,8 +340,7 @@ def network_policy_lets_only_the_services_reach_their_stores():
 
 # --- monitoring ----------------------------------------------------------------------------------------------------
 
-@test
-def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
+def test_monitoring_objects_carry_the_kube_prometheus_stack_release_label():
     off = render()
     assert not [d for d in off if d["kind"] in ("ServiceMonitor", "PrometheusRule")]
     assert [d["metadata"]["name"] for d in off if d["kind"] == "ConfigMap"] == ["t-perflab-mysql-initdb", "t-perflab-mongodb-users",
@@ -388,8 +361,7 @@ def monitoring_objects_carry_the_kube_prometheus_stack_release_label():
     assert one(default, "ServiceMonitor", "t-perflab-gateway")["metadata"]["labels"]["release"] == "kube-prometheus-stack"
 
 
-@test
-def a_dashboard_per_service_with_rate_latency_errors_heap_and_gc():
+def test_a_dashboard_per_service_with_rate_latency_errors_heap_and_gc():
     docs = render(*EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),))
     for svc in SERVICES:
         one(docs, "ServiceMonitor", f"t-perflab-{svc}")
@@ -413,8 +385,7 @@ SEED_000 = {"PerflabDbPoolStarved", "PerflabDbPoolSaturated", "PerflabOutboxBack
             "PerflabDeliveryBacklog", "PerflabDeliveryFailures"}
 
 
-@test
-def mysql_services_get_the_db_pool_alerts_and_mail_and_send_their_hand_off_alerts():
+def test_mysql_services_get_the_db_pool_alerts_and_mail_and_send_their_hand_off_alerts():
     groups = rules_by_group(render(ROUTE, *EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),)))
     # every MySQL service (route: one added as values only) gets the pool alerts; the hand-off ones follow `alerts`
     by_alert = {"outbox": {"PerflabOutboxBacklog", "PerflabOutboxDeadRows"},
@@ -444,8 +415,7 @@ def mysql_services_get_the_db_pool_alerts_and_mail_and_send_their_hand_off_alert
     assert fail == 'sum(rate(perflab_send_recipients_total{namespace="lab", job="t-perflab-send", result="failed"}[15m])) > 0', fail
 
 
-@test
-def dashboard_shows_the_db_pool_and_the_send_hand_off():
+def test_dashboard_shows_the_db_pool_and_the_send_hand_off():
     # each side of the hand-off on its own service's dashboard (a send metric under mail's job is never answered)
     docs = render(*EVERY, values=(str(CHART / "ci" / "monitoring-values.yaml"),))
     for svc in sorted(using("mysql", SERVICES)):
@@ -479,8 +449,7 @@ def seed_job(docs):
     return one(docs, "Job", "t-perflab-mail-seed")
 
 
-@test
-def seed_job_runs_the_mail_image_as_its_seeder_on_mails_database_and_eml_volume():
+def test_seed_job_runs_the_mail_image_as_its_seeder_on_mails_database_and_eml_volume():
     docs = render("seed.enabled=true")
     job = seed_job(docs)
     pod = job["spec"]["template"]["spec"]
@@ -521,8 +490,7 @@ def seed_job_runs_the_mail_image_as_its_seeder_on_mails_database_and_eml_volume(
 EXPOSURE = (str(CHART / "ci" / "exposure-values.yaml"),)
 
 
-@test
-def exposed_gateway_admits_only_the_forwarding_pods_listed_in_gateway_from():
+def test_exposed_gateway_admits_only_the_forwarding_pods_listed_in_gateway_from():
     gw = one(render(values=EXPOSURE), "NetworkPolicy", "t-perflab-gateway")["spec"]
     [http] = [r for r in gw["ingress"] if r["ports"] == [{"port": "http", "protocol": "TCP"}]]
     namespaces = [p["namespaceSelector"]["matchLabels"]["kubernetes.io/metadata.name"] for p in http["from"]
@@ -534,8 +502,7 @@ def exposed_gateway_admits_only_the_forwarding_pods_listed_in_gateway_from():
 
 # --- stores: probes, images, scratch space ---------------------------------------------------------------------------
 
-@test
-def third_party_images_are_pinned_to_patch_releases_and_can_be_pinned_by_digest():
+def test_third_party_images_are_pinned_to_patch_releases_and_can_be_pinned_by_digest():
     import re
     docs = render()
     images = {store: container(docs, store, "StatefulSet")["image"] for store in ["mysql", "mongodb", "redis", "smtp"]}
@@ -581,8 +548,7 @@ def secret_files(docs, svc, kind="Deployment"):
     return out
 
 
-@test
-def secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
+def test_secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
     for values in [(KEY,), (str(CHART / "ci" / "external-stores-values.yaml"),), SEED]:
         docs = render("stores.mysql.external.adminSecret=mysql-admin", values=values) if "external" in values[0] else render(values=values)
         b64 = __import__("base64").b64decode
@@ -652,24 +618,17 @@ def secrets_reach_every_container_as_files_never_as_env_values_or_arguments():
     assert env(seed, "mail-seed", "Job")["SPRING_CONFIG_IMPORT"] == "optional:configtree:/etc/perflab/secrets/"
 
 
-# The fake programs the rendered shell runs, written once, before the tests' threads start: a program written by one
-# test and run at once could fail with "Text file busy" (exit 126) when another thread forked meanwhile, its child
-# holding the file open for writing until it exec'd (seen one run in many). A test links its fakes to these.
-FAKES = Path(tempfile.mkdtemp(prefix="perflab-chart-fakes."))
-atexit.register(shutil.rmtree, FAKES, True)
-(FAKES / "record").write_text('#!/bin/sh\nn=$(basename "$0")\nprintf "%s\\n" "$*" >> "$FAKE_DIR/$n.argv"\n'
-                              'cat >> "$FAKE_DIR/$n.stdin"\nenv >> "$FAKE_DIR/$n.env"\n')
-for _fake in FAKES.iterdir():
-    _fake.chmod(0o755)
+# What each fake program of the rendered shell does: record its arguments, its stdin and its environment.
+RECORD = '#!/bin/sh\nn=$(basename "$0")\nprintf "%s\\n" "$*" >> "$FAKE_DIR/$n.argv"\ncat >> "$FAKE_DIR/$n.stdin"\nenv >> "$FAKE_DIR/$n.env"\n'
 
 
-def fake_bin(tmp, fakes, kind="record"):
-    """A PATH directory in tmp where each name of `fakes` is the fake program `kind` (links, nothing written to run)."""
+def fake_bin(tmp, fakes):
+    """A PATH directory in tmp where each name of `fakes` is a program that records how it was run."""
     bindir = Path(tmp) / "bin"
     bindir.mkdir(exist_ok=True)
     for name in fakes:
-        if not (bindir / name).is_symlink():
-            (bindir / name).symlink_to(FAKES / kind)
+        (bindir / name).write_text(RECORD)
+        (bindir / name).chmod(0o755)
     return bindir
 
 
@@ -685,8 +644,7 @@ def run_with_fakes(script, fakes, tmp, env_vars):
 TRICKY = "p'w\\\"x $y`z #"
 
 
-@test
-def redis_takes_an_acl_user_per_client_as_configuration_on_stdin_its_password_hashed_default_off():
+def test_redis_takes_an_acl_user_per_client_as_configuration_on_stdin_its_password_hashed_default_off():
     import hashlib
     import tempfile
     docs = render()
@@ -721,8 +679,7 @@ def redis_takes_an_acl_user_per_client_as_configuration_on_stdin_its_password_ha
     assert secret_files(acl_ext, "gateway") == {"spring.data.redis.password": ("perflab-redis-auth", "gateway-password")}
 
 
-@test
-def mongodb_gives_each_service_its_own_user_with_read_write_on_its_database_made_as_root_on_every_start():
+def test_mongodb_gives_each_service_its_own_user_with_read_write_on_its_database_made_as_root_on_every_start():
     docs = render()
     c = container(docs, "mongodb", "StatefulSet")
     assert c["command"] == ["sh", "-c"] and "mongosh --nodb --quiet --norc /etc/perflab/mongodb/users.js" in c["args"][0]
@@ -745,8 +702,7 @@ def mongodb_gives_each_service_its_own_user_with_read_write_on_its_database_made
         assert env(docs, svc)["SPRING_MONGODB_URI"].startswith(f"mongodb://perflab_{svc}:${{PERFLAB_MONGODB_PASSWORD}}@"), svc
 
 
-@test
-def the_database_job_reads_its_credentials_from_files_and_quotes_the_password_in_sql():
+def test_the_database_job_reads_its_credentials_from_files_and_quotes_the_password_in_sql():
     import tempfile
     for values, sets, admin in [((KEY,), (), "root"),
                                 ((str(CHART / "ci" / "external-stores-values.yaml"),), ("stores.mysql.external.adminSecret=mysql-admin",), "dba")]:
@@ -783,8 +739,7 @@ def the_database_job_reads_its_credentials_from_files_and_quotes_the_password_in
                                                    values=(str(CHART / "ci" / "external-stores-values.yaml"),))
 
 
-@test
-def service_replicas_spread_over_nodes_softly_unless_placed_by_hand_or_switched_off():
+def test_service_replicas_spread_over_nodes_softly_unless_placed_by_hand_or_switched_off():
     def spread(docs):
         return {d["metadata"]["name"]: d["spec"]["template"]["spec"].get("topologySpreadConstraints")
                 for d in docs if d["kind"] in ("Deployment", "StatefulSet", "Job")}
@@ -809,8 +764,6 @@ def service_replicas_spread_over_nodes_softly_unless_placed_by_hand_or_switched_
 
 def rendered_notes(*sets, values=(KEY,), source=CHART):
     """NOTES.txt as `helm install` prints it (helm template leaves it out): rendered through `tpl` in a copy of the chart."""
-    import shutil
-    import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         chart = Path(tmp) / source.name
         shutil.copytree(source, chart, symlinks=False)
@@ -820,8 +773,7 @@ def rendered_notes(*sets, values=(KEY,), source=CHART):
         return one(render(*sets, chart=chart, values=values), "ConfigMap", "notes")["data"]["notes"]
 
 
-@test
-def generated_secrets_are_named_with_the_values_that_replace_them_where_lookup_sees_no_cluster():
+def test_generated_secrets_are_named_with_the_values_that_replace_them_where_lookup_sees_no_cluster():
     notes = rendered_notes()
     assert "Generated secrets:" in notes and "`lookup`" in notes and "helm template" in notes and "Argo CD" in notes, notes
     for value in ["stores.mysql.auth.existingSecret", "stores.mongodb.auth.existingSecret", "stores.redis.auth.existingSecret",
@@ -839,8 +791,7 @@ def generated_secrets_are_named_with_the_values_that_replace_them_where_lookup_s
     assert "helm template" in values.split("\n  existingSecret: \"\"")[0].rsplit("# --", 1)[1], "identity.existingSecret says it"
 
 
-@test
-def the_gateway_believes_forwarded_headers_only_from_the_listed_proxies():
+def test_the_gateway_believes_forwarded_headers_only_from_the_listed_proxies():
     assert "PERFLAB_GATEWAY_TRUSTEDPROXIES" not in env(render(), "gateway")  # none by default: the peer is the client
     assert env(render(values=EXPOSURE), "gateway")["PERFLAB_GATEWAY_TRUSTEDPROXIES"] == "10.42.0.0/16,fd00:42::/64"
     for values in [(KEY,), EXPOSURE]:
@@ -858,8 +809,7 @@ def the_gateway_believes_forwarded_headers_only_from_the_listed_proxies():
 
 # --- perflab-loadtest ----------------------------------------------------------------------------------------------
 
-@test
-def loadtest_runs_each_test_as_runners_a_starter_of_all_of_them_and_a_service_naming_them():
+def test_loadtest_runs_each_test_as_runners_a_starter_of_all_of_them_and_a_service_naming_them():
     scenarios = (LOADTEST / "files" / "scenarios.txt").read_text().split()
     for values in sorted((LOADTEST / "ci").glob("*.yaml")):
         docs = render(chart=LOADTEST, values=(str(values),))
@@ -892,8 +842,7 @@ def gateway_routes(docs):
     return {k: yaml.safe_load(v)["routes"] for k, v in data.items()}
 
 
-@test
-def gateway_routes_are_the_repository_files_of_the_enabled_services():
+def test_gateway_routes_are_the_repository_files_of_the_enabled_services():
     services = yaml.safe_load((CHART / "values.yaml").read_text())["services"]
     files = {f.stem: yaml.safe_load(f.read_text())["routes"] for f in (ROOT / "config" / "gateway" / "routes").glob("*.yaml")}
     assert (CHART / "files" / "routes").resolve() == (ROOT / "config" / "gateway" / "routes").resolve(), \
@@ -909,8 +858,7 @@ def gateway_routes_are_the_repository_files_of_the_enabled_services():
     assert volumes[mounts["/etc/perflab/routes"]]["configMap"]["name"] == "t-perflab-gateway-routes"
 
 
-@test
-def a_new_services_routes_reach_the_gateway_and_roll_it_without_a_template_change():
+def test_a_new_services_routes_reach_the_gateway_and_roll_it_without_a_template_change():
     def routes_hash(docs):
         return one(docs, "Deployment", "t-perflab-gateway")["spec"]["template"]["metadata"]["annotations"]["perflab.dev/routes-hash"]
     before = render()
@@ -938,8 +886,7 @@ def identity_files(docs, svc):
     return None if v is None else [i["path"] for i in v["secret"]["items"]]
 
 
-@test
-def each_service_gets_its_own_identity_key_and_only_the_certificates_it_trusts():
+def test_each_service_gets_its_own_identity_key_and_only_the_certificates_it_trusts():
     docs = render()
     b64 = __import__("base64").b64decode
     secret = one(docs, "Secret", "t-perflab-identity")["data"]
@@ -961,8 +908,7 @@ def each_service_gets_its_own_identity_key_and_only_the_certificates_it_trusts()
         assert mounts["identity"]["mountPath"] == "/etc/perflab/identity" and mounts["identity"]["readOnly"], svc
 
 
-@test
-def identity_keys_come_from_an_existing_secret_when_one_is_named():
+def test_identity_keys_come_from_an_existing_secret_when_one_is_named():
     docs = render("identity.existingSecret=my-identity", *EVERY)
     assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "t-perflab-identity"]
     for svc in SERVICES:
@@ -971,8 +917,7 @@ def identity_keys_come_from_an_existing_secret_when_one_is_named():
 
 # --- tracing ---------------------------------------------------------------------------------------------------------
 
-@test
-def tracing_is_off_by_default_and_one_value_turns_it_on_for_every_pod_with_its_collector_reachable():
+def test_tracing_is_off_by_default_and_one_value_turns_it_on_for_every_pod_with_its_collector_reachable():
     docs = render(*EVERY)
     assert not any(k.startswith("MANAGEMENT_TRACING") for n in SERVICES for k in env(docs, n))
     on = render("tracing.enabled=true", "tracing.endpoint=http://otel.observability:4318/v1/traces", *EVERY)
@@ -983,29 +928,3 @@ def tracing_is_off_by_default_and_one_value_turns_it_on_for_every_pod_with_its_c
         assert 4318 in peers_names(one(on, "NetworkPolicy", f"t-perflab-{n}")["spec"]["egress"]), n
     assert 4318 not in peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])
     assert "tracing.endpoint is required" in refuses("tracing.enabled=true")
-
-
-def run_one(fn):
-    try:
-        fn()
-        return f"  ok    {fn.__name__}", True
-    except Exception as e:  # noqa: BLE001 - report every failure, keep going
-        return f"  FAIL  {fn.__name__}: {e}" + (f"\n{traceback.format_exc()}" if os.environ.get("VERBOSE") else ""), False
-
-
-def main(argv):
-    flt = argv[0] if argv else ""
-    chosen = [fn for fn in TESTS if flt in fn.__name__]
-    # the tests only render (helm template, a process each): they run side by side, one per core, reported in order
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-        results = list(pool.map(run_one, chosen))
-    for line, _ in results:
-        print(line)
-    passed = sum(ok for _, ok in results)
-    failed = len(results) - passed
-    print(f"unit: {passed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
