@@ -3,16 +3,18 @@
     HELM=/path/to/helm python -m pytest charts/tests [-k name]      (the venv of scripts/k8s/k8s-tools.sh has pytest)
 
 Assertions on rendered manifests live in helm-unittest suites (charts/<chart>/tests/*_test.yaml, run by
-scripts/test/test-chart.sh); each suite's `it` begins with the name the check had here. What stays, and why:
+scripts/test/test-chart.sh); each suite's `it` begins with the check's name. What every service gets alike is asserted
+there on each service's objects at once (every_service_test.yaml: documentSelector by label, matchMany). What stays
+here, and why:
 
-- Loops over the services of values.yaml (a service is one values block: the list is read from values.yaml, never
-  typed again, so a service added to the chart is covered at once; a helm-unittest suite cannot loop):
-  guaranteed_resources_*, images_default_*, a_hook_job_creates_* and network_policy_lets_only_the_services_reach_*
-  (the MySQL/store users), probes_use_*, termination_grace_*, every_pod_is_non_root_*,
-  network_policy_lets_only_the_gateway_*, network_policy_lets_only_prometheus_*, monitoring_objects_*,
-  a_dashboard_per_service_*, mysql_services_get_the_db_pool_alerts_*, dashboard_shows_the_db_pool_*,
-  secrets_reach_every_container_*, service_replicas_spread_*, each_service_gets_its_own_identity_key_*,
-  identity_keys_come_from_an_existing_secret_*, tracing_is_off_by_default_*, the_gateway_believes_forwarded_headers_*.
+- Each service against its own values block or name (the services read from values.yaml, never typed again, so a
+  service added to the chart is covered at once; a suite cannot relate an object to its block): images_default_*
+  (the image is named after the service), probes_use_* (its ports), termination_grace_* (grace > preStop + 20),
+  a_hook_job_creates_*, network_policy_lets_only_the_services_reach_* and mongodb_gives_each_service_* (the users of
+  each store), network_policy_lets_only_the_gateway_* (its port, allowFrom), monitoring_objects_* and
+  mysql_services_get_the_db_pool_alerts_* (its rule group), a_dashboard_per_service_* and dashboard_shows_the_db_pool_*
+  (JSON inside a ConfigMap), secrets_reach_every_container_* (the generated Secrets' values, searched for in every
+  container), each_service_gets_its_own_identity_key_* (signers and whom each trusts), the_gateway_believes_forwarded_headers_*.
 - Run the rendered shell (with fake programs on PATH): redis_takes_an_acl_user_per_client_*, the_database_job_reads_*.
 - Loop over the loadtest chart's ci values: loadtest_runs_each_test_as_runners_* (the starter names every runner).
 - Compare what one rendering derives with another: changing_a_lab_switch_rolls_the_pods,
@@ -20,7 +22,8 @@ scripts/test/test-chart.sh); each suite's `it` begins with the name the check ha
   (each digest-pinned image is the default one plus the digest), seed_job_runs_the_mail_image_* (the seeder's store
   env equals the mail Deployment's).
 - Read repository files beside the rendering: exposed_gateway_admits_* and generated_secrets_are_named_* (values.yaml's
-  comments), gateway_routes_are_the_repository_files_* (config/gateway/routes), hpa_replaces_replicas_* (the services ci/hpa-values.yaml autoscales).
+  comments), gateway_routes_are_the_repository_files_* (config/gateway/routes), hpa_replaces_replicas_* (ci/hpa-values.yaml
+  turns every service on and autoscales it: every_service_test.yaml renders with it).
 """
 import json
 import os
@@ -93,24 +96,6 @@ EVERY = tuple(f"services.{s}.enabled=true" for s in SERVICES)  # render(*EVERY):
 def using(store, among=ENABLED):
     """The services among `among` whose values block names `store`."""
     return {s for s in among if store in SERVICES_VALUES[s].get("stores", [])}
-
-
-# --- JVM --------------------------------------------------------------------------------------------------------
-
-def test_guaranteed_resources_set_requests_to_limits_globally_or_per_service():
-    docs = render()
-    assert container(docs, "gateway")["resources"]["requests"] == {"cpu": "1", "memory": "1536Mi"}
-    docs = render(*EVERY, "resources.guaranteed=true", "services.mail.resources.guaranteed=false")
-    for svc in [s for s in SERVICES if s != "mail"]:
-        r = container(docs, svc)["resources"]
-        assert r["requests"] == r["limits"] == {"cpu": "2", "memory": "1536Mi"}, (svc, r)
-        assert "guaranteed" not in r
-    assert container(docs, "mail")["resources"]["requests"]["cpu"] == "1"
-    assert "guaranteed" not in container(docs, "mail")["resources"]
-    one_svc = render("services.send.resources.guaranteed=true")
-    assert container(one_svc, "send")["resources"]["requests"]["cpu"] == "2"
-    assert container(one_svc, "gateway")["resources"]["requests"]["cpu"] == "1"
-    assert "/resources/guaranteed" in refuses("resources.guaranteed=yes")
 
 
 # --- images -------------------------------------------------------------------------------------------------------
@@ -225,26 +210,6 @@ def test_termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
     refuses("terminationGracePeriodSeconds=20")
 
 
-def test_every_pod_is_non_root_read_only_without_capabilities_and_with_runtime_default_seccomp():
-    docs = render(*EVERY)
-    assert {d["metadata"]["name"] for d in docs if d["kind"] in ("Deployment", "StatefulSet")} >= \
-        {f"t-perflab-{n}" for n in SERVICES + ["mysql", "mongodb", "redis", "smtp"]}
-    for d in docs:
-        if d["kind"] not in ("Deployment", "StatefulSet"):
-            continue
-        pod = d["spec"]["template"]["spec"]
-        assert pod["securityContext"]["runAsNonRoot"] is True
-        assert pod["securityContext"]["seccompProfile"] == {"type": "RuntimeDefault"}
-        assert pod["automountServiceAccountToken"] is False
-        for c in pod["containers"]:
-            sc = c["securityContext"]
-            assert sc["readOnlyRootFilesystem"] is True and sc["allowPrivilegeEscalation"] is False, d["metadata"]["name"]
-            assert sc["capabilities"] == {"drop": ["ALL"]}
-            tmp = [m for m in c["volumeMounts"] if m["mountPath"] == "/tmp"]
-            vols = {v["name"]: v for v in pod["volumes"]}
-            assert tmp and "emptyDir" in vols[tmp[0]["name"]], d["metadata"]["name"]
-
-
 def test_hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
     hpa = str(CHART / "ci" / "hpa-values.yaml")
     docs = render(values=(hpa,))
@@ -295,25 +260,6 @@ def test_network_policy_lets_only_the_gateway_reach_the_services():
     docs = render("--set-json services.shortener.allowFrom=[\"mail\"]")
     assert peers_names(one(docs, "NetworkPolicy", "t-perflab-shortener")["spec"]["ingress"])["http"] >= {"gateway", "mail"}
     assert peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])[8084] == {"shortener"}
-
-
-def test_network_policy_lets_only_prometheus_reach_the_management_port():
-    docs = render(*EVERY)
-    for svc in SERVICES:
-        rules = one(docs, "NetworkPolicy", f"t-perflab-{svc}")["spec"]["ingress"]
-        mgmt = [r for r in rules if any(p["port"] == "management" for p in r["ports"])]
-        assert len(mgmt) == 1 and [p["port"] for p in mgmt[0]["ports"]] == ["management"], (svc, rules)
-        assert mgmt[0]["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "monitoring"}},
-                                    "podSelector": {"matchLabels": {"app.kubernetes.io/name": "prometheus"}}}], mgmt
-        # Prometheus is no peer of the API port
-        api = [r for r in rules if any(p["port"] == "http" for p in r["ports"])]
-        assert not any("namespaceSelector" in peer for r in api for peer in r.get("from", [])), (svc, api)
-    docs = render("--set-json networkPolicy.prometheus.namespaceSelector={\"matchLabels\":{\"kubernetes.io/metadata.name\":\"obs\"}}",
-                  "--set-json networkPolicy.prometheus.podSelector={\"matchLabels\":{\"app.kubernetes.io/name\":\"prometheus-agent\"}}")
-    mgmt = one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["ingress"][-1]
-    assert mgmt["from"] == [{"namespaceSelector": {"matchLabels": {"kubernetes.io/metadata.name": "obs"}},
-                             "podSelector": {"matchLabels": {"app.kubernetes.io/name": "prometheus-agent"}}}], mgmt
-    assert "not allowed" in refuses("--set-json networkPolicy.prometheusFrom=[]")
 
 
 def test_network_policy_lets_only_the_services_reach_their_stores():
@@ -739,29 +685,6 @@ def test_the_database_job_reads_its_credentials_from_files_and_quotes_the_passwo
                                                    values=(str(CHART / "ci" / "external-stores-values.yaml"),))
 
 
-def test_service_replicas_spread_over_nodes_softly_unless_placed_by_hand_or_switched_off():
-    def spread(docs):
-        return {d["metadata"]["name"]: d["spec"]["template"]["spec"].get("topologySpreadConstraints")
-                for d in docs if d["kind"] in ("Deployment", "StatefulSet", "Job")}
-    got = spread(render("seed.enabled=true", *EVERY))
-    for svc in SERVICES:
-        assert got[f"t-perflab-{svc}"] == [{
-            "maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
-            "labelSelector": {"matchLabels": {"app.kubernetes.io/name": svc, "app.kubernetes.io/instance": "t"}},
-            "matchLabelKeys": ["pod-template-hash"]}], (svc, got[f"t-perflab-{svc}"])
-    assert not [n for n, c in got.items() if c and n not in {f"t-perflab-{s}" for s in SERVICES}], got
-    assert not any(spread(render("scheduling.spreadReplicas=false")).values())
-    one_off = spread(render("services.shortener.scheduling.spreadReplicas=false"))
-    assert one_off["t-perflab-shortener"] is None and one_off["t-perflab-gateway"], one_off
-    only_one = spread(render("scheduling.spreadReplicas=false", "services.gateway.scheduling.spreadReplicas=true"))
-    assert only_one["t-perflab-gateway"] and not only_one["t-perflab-send"], only_one
-    # constraints of the operator's own replace the default, never add to it
-    placed = spread(render(values=(str(CHART / "ci" / "scheduling-values.yaml"),)))
-    assert placed["t-perflab-send"] == [{"maxSkew": 1, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
-                                         "labelSelector": {"matchLabels": {"app.kubernetes.io/part-of": "perflab"}}}], placed
-    assert "/scheduling/spreadReplicas" in refuses("scheduling.spreadReplicas=sometimes")
-
-
 def rendered_notes(*sets, values=(KEY,), source=CHART):
     """NOTES.txt as `helm install` prints it (helm template leaves it out): rendered through `tpl` in a copy of the chart."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -907,24 +830,3 @@ def test_each_service_gets_its_own_identity_key_and_only_the_certificates_it_tru
         mounts = {m["name"]: m for m in container(docs, svc)["volumeMounts"]}
         assert mounts["identity"]["mountPath"] == "/etc/perflab/identity" and mounts["identity"]["readOnly"], svc
 
-
-def test_identity_keys_come_from_an_existing_secret_when_one_is_named():
-    docs = render("identity.existingSecret=my-identity", *EVERY)
-    assert not [d for d in docs if d["kind"] == "Secret" and d["metadata"]["name"] == "t-perflab-identity"]
-    for svc in SERVICES:
-        assert volume(docs, svc, "identity")["secret"]["secretName"] == "my-identity", svc
-
-
-# --- tracing ---------------------------------------------------------------------------------------------------------
-
-def test_tracing_is_off_by_default_and_one_value_turns_it_on_for_every_pod_with_its_collector_reachable():
-    docs = render(*EVERY)
-    assert not any(k.startswith("MANAGEMENT_TRACING") for n in SERVICES for k in env(docs, n))
-    on = render("tracing.enabled=true", "tracing.endpoint=http://otel.observability:4318/v1/traces", *EVERY)
-    for n in SERVICES:
-        e = env(on, n)
-        assert e["MANAGEMENT_TRACING_EXPORT_ENABLED"] == "true" and e["MANAGEMENT_TRACING_SAMPLING_PROBABILITY"] == "0.1", e
-        assert e["MANAGEMENT_OPENTELEMETRY_TRACING_EXPORT_OTLP_ENDPOINT"] == "http://otel.observability:4318/v1/traces"
-        assert 4318 in peers_names(one(on, "NetworkPolicy", f"t-perflab-{n}")["spec"]["egress"]), n
-    assert 4318 not in peers_names(one(docs, "NetworkPolicy", "t-perflab-mail")["spec"]["egress"])
-    assert "tracing.endpoint is required" in refuses("tracing.enabled=true")

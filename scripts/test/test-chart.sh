@@ -151,16 +151,17 @@ unittest() {
   done
   return $rc
 }
-# what the suites cannot hold, under pytest (charts/tests/test_chart.py says what and why); a failure's detail, then its line
-unit() {
-  local rc=0
-  HELM="$HELM" "$K8S_TOOLS_PYTHON" -m pytest -q --tb=short --junitxml "$WORK/pytest.xml" charts/tests \
-    >"$WORK/pytest.out" 2>&1 || rc=1
-  [ $rc -eq 0 ] || sed 's/^/  /' "$WORK/pytest.out"
-  junit_lines "$WORK/pytest.xml" charts/tests || rc=1
+# what the suites cannot hold (charts/tests/test_chart.py says what and why) and the dashboards' checks, under pytest;
+# a failure's detail, then one line per test
+chart_pytest() {  # FILE
+  local rc=0 name; name="$(basename "$1" .py)"
+  HELM="$HELM" "$K8S_TOOLS_PYTHON" -m pytest -q --tb=short --junitxml "$WORK/$name.xml" "$1" >"$WORK/$name.out" 2>&1 || rc=1
+  [ $rc -eq 0 ] || sed 's/^/  /' "$WORK/$name.out"
+  junit_lines "$WORK/$name.xml" "$name" || rc=1
   return $rc
 }
-dashboards() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/dashboards.py; }
+unit() { chart_pytest charts/tests/test_chart.py; }
+dashboards() { chart_pytest charts/tests/test_dashboards.py; }
 
 # The PrometheusRule's groups as a plain rules file (fixed release and namespace: the tests' job labels are
 # perflab-<service>), checked and unit-tested by promtool with charts/tests/rules-test.yaml.
@@ -301,7 +302,7 @@ if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_
   step "kubeconform rejects unknown fields (self-check)" validator_rejects_unknown_fields
 fi
 step "chart unit tests: helm-unittest --strict (charts/*/tests/*_test.yaml)" unittest
-step "chart unit tests: pytest charts/tests (rendered shell, renderings compared, repository files)" unit
+step "chart unit tests: pytest charts/tests/test_chart.py (a service against its values, rendered shell)" unit
 step "dashboards: every one parses, has its variables, and asks only its own service's metrics" dashboards
 if step "alert rules: promtool check rules + test rules (charts/tests/rules-test.yaml)" alert_rules; then
   step "promtool test fails on a broken rule expression (self-check)" rules_test_catches_broken_expressions

@@ -190,8 +190,8 @@ class ANewServiceFolder(unittest.TestCase):
         self.assertIn(f"/v1/{NEW}s", routes)
 
     def test_the_chart_tests_loop_over_it(self):
-        out = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'charts/tests'); import test_chart, dashboards; "
-                              "print(*test_chart.SERVICES); print(*dashboards.EVERY)"],
+        out = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'charts/tests'); import test_chart, test_dashboards; "
+                              "print(*test_chart.SERVICES); print(*test_dashboards.EVERY)"],
                              cwd=self.repo, env=self.env, capture_output=True, text=True, check=True).stdout.splitlines()
         self.assertIn(NEW, out[0].split())
         self.assertIn(f"services.{NEW}.enabled=true", out[1].split())
