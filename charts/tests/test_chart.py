@@ -829,4 +829,3 @@ def test_each_service_gets_its_own_identity_key_and_only_the_certificates_it_tru
         assert e.get("PERFLAB_IDENTITY_SIGNING_KEY") == (key and f"file:/etc/perflab/identity/{key}.key"), (svc, e)
         mounts = {m["name"]: m for m in container(docs, svc)["volumeMounts"]}
         assert mounts["identity"]["mountPath"] == "/etc/perflab/identity" and mounts["identity"]["readOnly"], svc
-
