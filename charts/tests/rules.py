@@ -6,7 +6,7 @@
 Writes OUT_DIR/rules.yaml (the groups as rendered, for `promtool check rules`), OUT_DIR/rules-bare.yaml (the same
 without annotations) and OUT_DIR/rules-test.yaml (TEST.yaml pointed at rules-bare.yaml, for `promtool test rules`).
 promtool compares annotations verbatim, so the behaviour tests compare labels only; `check rules` still parses
-every annotation template, and charts/tests/unit.py asserts on their text.
+every annotation template, and charts/tests/test_chart.py asserts on their text.
 
 Fails when an alert of the rendering never fires in TEST.yaml: a rule that can never fire is a defect, and a rule
 nobody proves to fire could be one.

@@ -26,6 +26,8 @@ PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.93.0}"
 # kubernetes-validate ships the upstream OpenAPI-derived JSON schemas per Kubernetes minor.
 KUBERNETES_VALIDATE_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
 PYYAML_VERSION="${PYYAML_VERSION:-6.0.2}"
+# The chart checks that need Python (charts/tests/test_*.py) run under pytest.
+PYTEST_VERSION="${PYTEST_VERSION:-9.2.0}"
 # The real node (scripts/k8s/k8s-node.sh): crane (local OCI registry, image pushes) and CoreDNS (cluster DNS as a host
 # process, only the plugins it needs) from the Go module proxy; containerd 1.6, runc, the CNI plugins, iptables,
 # conntrack, socat, debootstrap and ipset from Debian's packages (whatever Debian 12 ships).
@@ -68,7 +70,7 @@ PERFLAB_PAUSE_VERSION="${PERFLAB_PAUSE_VERSION:-1}"
 PERFLAB_PAUSE="$K8S_TOOLS_BIN/perflab-pause-$PERFLAB_PAUSE_VERSION"
 K8S_NODE_PACKAGES=(containerd runc containernetworking-plugins iptables conntrack socat debootstrap ipset)
 PROMTOOL="${PROMTOOL:-$(command -v promtool 2>/dev/null || echo /usr/bin/promtool)}"
-K8S_TOOLS_VENV="$PERFLAB_CACHE/venv-chart-kv$KUBERNETES_VALIDATE_VERSION"
+K8S_TOOLS_VENV="$PERFLAB_CACHE/venv-chart-kv$KUBERNETES_VALIDATE_VERSION-pytest$PYTEST_VERSION"
 K8S_TOOLS_PYTHON="$K8S_TOOLS_VENV/bin/python"
 
 _k8s_log() { printf '\033[1m[k8s-tools]\033[0m %s\n' "$*" >&2; }
@@ -267,10 +269,10 @@ _install_promtool() {
 }
 
 _install_python() {
-  [ -x "$K8S_TOOLS_PYTHON" ] && "$K8S_TOOLS_PYTHON" -c 'import kubernetes_validate, yaml' 2>/dev/null && return 0
-  _k8s_log "python venv with kubernetes-validate==$KUBERNETES_VALIDATE_VERSION, PyYAML==$PYYAML_VERSION"
+  [ -x "$K8S_TOOLS_PYTHON" ] && "$K8S_TOOLS_PYTHON" -c 'import kubernetes_validate, yaml, pytest' 2>/dev/null && return 0
+  _k8s_log "python venv with kubernetes-validate==$KUBERNETES_VALIDATE_VERSION, PyYAML==$PYYAML_VERSION, pytest==$PYTEST_VERSION"
   python3 -m venv "$K8S_TOOLS_VENV"
-  "$K8S_TOOLS_VENV/bin/pip" install -q "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "PyYAML==$PYYAML_VERSION"
+  "$K8S_TOOLS_VENV/bin/pip" install -q "kubernetes-validate==$KUBERNETES_VALIDATE_VERSION" "PyYAML==$PYYAML_VERSION" "pytest==$PYTEST_VERSION"
 }
 
 # perflab-pause: PID 1 of every pod sandbox. Sleeps until SIGINT/SIGTERM and reaps orphaned children (a pod with

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Chart checks, offline: README values tables (helm-docs) and the SLO link in sync, helm lint --strict, strict schema validation of every
 # ci/*-values.yaml rendering (kubeconform: Kubernetes 1.36 schemas, prometheus-operator and Gateway API CRDs),
-# chart unit tests (helm-unittest suites, then charts/tests/unit.py), the alert rules under promtool (check + unit tests), then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
+# chart unit tests (helm-unittest suites, then pytest charts/tests), the alert rules under promtool (check + unit tests), then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
 # helm install --wait / upgrade / uninstall. Prints timings per step and closes with `chart: N passed, N failed`.
 #
 #   scripts/test/test-chart.sh         everything (cold: builds the tools first, see scripts/k8s/k8s-tools.sh)
@@ -126,31 +126,42 @@ validator_rejects_unknown_fields() {  # a check that cannot fail is a defect: pr
   [ "$planted" -ge 4 ] && [[ "$bad" == *"Invalid: $planted,"* ]]
 }
 
+# one `ok`/`FAIL` line per test case of a JUnit report, so the run's step count holds every chart check
+junit_lines() {  # FILE LABEL
+  "$K8S_TOOLS_PYTHON" - "$1" "$2" <<'PY'
+import sys
+import xml.etree.ElementTree as ET
+n = 0
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    n += 1
+    bad = case.find("failure") is not None or case.find("error") is not None
+    print(f"  {'FAIL' if bad else 'ok  '}  {sys.argv[2]}: {case.get('name')}")
+sys.exit(0 if n else 1)
+PY
+}
+
 # helm-unittest suites (charts/<chart>/tests/*_test.yaml), the pinned plugin in a plugins directory of its own
-# (each test is one `ok`/`FAIL` line, as unit.py prints them, so the run's step count holds every chart check)
 unittest() {
   local c rc=0
   for c in "${CHARTS[@]}"; do
     HELM_PLUGINS="$HELM_UNITTEST_PLUGINS" "$HELM" unittest --strict --color=false -t JUnit -o "$WORK/unittest.xml" "$c" \
       >"$WORK/unittest.out" 2>&1 || rc=1
     grep -v 'found symbolic link in path' "$WORK/unittest.out" | grep -vE '^(Charts|Snapshot|Time): ' | sed '/^$/d; s/^/  /'
-    "$K8S_TOOLS_PYTHON" - "$WORK/unittest.xml" "$(basename "$c")" <<'PY' || rc=1
-import sys
-import xml.etree.ElementTree as ET
-cases = ET.parse(sys.argv[1]).getroot().iter("testcase")
-n = 0
-for case in cases:
-    n += 1
-    bad = case.find("failure") is not None or case.find("error") is not None
-    print(f"  {'FAIL' if bad else 'ok  '}  {sys.argv[2]}: {case.get('name')}")
-sys.exit(0 if n else 1)
-PY
+    junit_lines "$WORK/unittest.xml" "$(basename "$c")" || rc=1
   done
   return $rc
 }
-# what the suites cannot hold (charts/tests/unit.py says what and why)
-unit() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/unit.py; }
-dashboards() { HELM="$HELM" "$K8S_TOOLS_PYTHON" charts/tests/dashboards.py; }
+# what the suites cannot hold (charts/tests/test_chart.py says what and why) and the dashboards' checks, under pytest;
+# a failure's detail, then one line per test
+chart_pytest() {  # FILE
+  local rc=0 name; name="$(basename "$1" .py)"
+  HELM="$HELM" "$K8S_TOOLS_PYTHON" -m pytest -q --tb=short --junitxml "$WORK/$name.xml" "$1" >"$WORK/$name.out" 2>&1 || rc=1
+  [ $rc -eq 0 ] || sed 's/^/  /' "$WORK/$name.out"
+  junit_lines "$WORK/$name.xml" "$name" || rc=1
+  return $rc
+}
+unit() { chart_pytest charts/tests/test_chart.py; }
+dashboards() { chart_pytest charts/tests/test_dashboards.py; }
 
 # The PrometheusRule's groups as a plain rules file (fixed release and namespace: the tests' job labels are
 # perflab-<service>), checked and unit-tested by promtool with charts/tests/rules-test.yaml.
@@ -291,7 +302,7 @@ if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_
   step "kubeconform rejects unknown fields (self-check)" validator_rejects_unknown_fields
 fi
 step "chart unit tests: helm-unittest --strict (charts/*/tests/*_test.yaml)" unittest
-step "chart unit tests: charts/tests/unit.py (loops over the services, rendered shell)" unit
+step "chart unit tests: pytest charts/tests/test_chart.py (a service against its values, rendered shell)" unit
 step "dashboards: every one parses, has its variables, and asks only its own service's metrics" dashboards
 if step "alert rules: promtool check rules + test rules (charts/tests/rules-test.yaml)" alert_rules; then
   step "promtool test fails on a broken rule expression (self-check)" rules_test_catches_broken_expressions

@@ -164,8 +164,8 @@ class ANewServiceFolder(unittest.TestCase):
         self.assertIn(f"/v1/{NEW}/", routes)
 
     def test_the_chart_tests_loop_over_it(self):
-        out = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'charts/tests'); import unit, dashboards; "
-                              "print(*unit.SERVICES); print(*dashboards.EVERY)"],
+        out = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'charts/tests'); import test_chart, test_dashboards; "
+                              "print(*test_chart.SERVICES); print(*test_dashboards.EVERY)"],
                              cwd=self.repo, env=self.env, capture_output=True, text=True, check=True).stdout.splitlines()
         self.assertIn(NEW, out[0].split())
         self.assertIn(f"services.{NEW}.enabled=true", out[1].split())
@@ -173,15 +173,15 @@ class ANewServiceFolder(unittest.TestCase):
 
 # Where lists of services would be typed: the scripts and the code and tests that run over every service. Named
 # exceptions, each a scenario or assertion about particular services rather than a list of all of them.
-LISTS_LIVE_IN = ("Makefile", "scripts/", "scaffold/", ".github/workflows/", "load-tests/src/", "e2e/src/", "charts/perflab/templates/",
-                 "charts/tests/", "charts/perflab/files/dashboards/", "tools/")
+LISTS_LIVE_IN = ("Makefile", "scripts/", "scaffold/", ".github/workflows/", "load-tests/src/", "e2e/src/",
+                 "charts/perflab/templates/", "charts/tests/", "charts/perflab/tests/", "charts/perflab/files/dashboards/", "tools/")
 NOT_LISTS = [  # (path, a text of the line, why it is no list of every service to derive here)
     ("scripts/test/test.sh", "scripts/test/reliability.sh mariadb", "the reliability cases make test picks, a subset by choice"),
     ("scripts/test/test.sh", 'log "store outages and crashes', "prose: what those picked cases do"),
     ("scripts/test/test-node.sh", "send's job endpoint answers mail, refuses route", "prose: a step's name"),
-    ("charts/tests/unit.py", 'want["mail"] >= by_alert["outbox"]', "an assertion about particular services' alert sets"),
+    ("charts/tests/test_chart.py", 'want["mail"] >= by_alert["outbox"]', "an assertion about particular services' alert sets"),
     # the database Job's test: every MySQL service off is using("mysql") off; left to the Job's own change, under way
-    ("charts/tests/unit.py", '"services.mail.enabled=false", "services.send.enabled=false"', "to derive: using('mysql')"),
+    ("charts/tests/test_chart.py", '"services.mail.enabled=false", "services.send.enabled=false"', "to derive: using('mysql')"),
     ("load-tests/src/main/java/dev/perflab/load/office/OfficeDay.java", ".failures(mail, notifier, route, shortener)",
      "the office day: particular services' requests"),
     ("load-tests/src/main/java/dev/perflab/load/reliability/ReliabilityCrash.java", "PROBES = Map.of(",

@@ -1,23 +1,20 @@
-#!/usr/bin/env python3
-"""Chart tests of the Grafana dashboards: render with `helm template` and assert on the ConfigMaps (unit.py's style).
+"""Chart tests of the Grafana dashboards: render with `helm template` and assert on the ConfigMaps (test_chart.py's helpers).
 
-    HELM=/path/to/helm dashboards.py [name-filter]
+    HELM=/path/to/helm python -m pytest charts/tests/test_dashboards.py [-k name]
 
 Whether each query is answered by a real Prometheus is scripts/test/check-dashboards.sh's job; this file checks what a
 rendering can tell: labels, JSON, variables, the testid annotation, and that no service's dashboard asks another
-service's metrics. Prints one line per test and closes with `dashboards: N passed, N failed`.
+service's metrics.
 """
 import json
-import os
 import re
 import sys
-import traceback
 from pathlib import Path
 
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from unit import CHART, ROOT, RenderError, one, render  # noqa: E402
+from test_chart import CHART, ROOT, RenderError, one, render  # noqa: E402
 
 MONITORING = (str(CHART / "ci" / "monitoring-values.yaml"),)
 ROUTE_ON = "services.route.enabled=true"
@@ -30,14 +27,6 @@ VALUES = yaml.safe_load((CHART / "values.yaml").read_text())
 EVERY = tuple(f"services.{s}.enabled=true" for s in VALUES["services"])
 # Grafana's own variables; every other __NAME__ is a chart placeholder that must have been filled
 GRAFANA = re.compile(r"\$__(rate_interval|interval|range)\b")
-
-TESTS = []
-
-
-def test(fn):
-    TESTS.append(fn)
-    return fn
-
 
 def dashboards(docs):
     """{ConfigMap name: (ConfigMap, dashboard)} of every ConfigMap the Grafana sidecar picks up."""
@@ -75,8 +64,7 @@ def variables(board):
     return {v["name"]: v for v in board["templating"]["list"]}
 
 
-@test
-def every_dashboard_is_a_labelled_configmap_of_json_with_its_placeholders_filled():
+def test_every_dashboard_is_a_labelled_configmap_of_json_with_its_placeholders_filled():
     boards = dashboards(render(ROUTE_ON, *EVERY, values=MONITORING))
     services = list(VALUES["services"])
     want = {f"t-perflab-{s}-dashboard" for s in services} | {f"t-perflab-dashboard-{b}" for b in SYSTEM}
@@ -102,8 +90,7 @@ def every_dashboard_is_a_labelled_configmap_of_json_with_its_placeholders_filled
         assert [b["uid"] for _, b in boards.values()].count(board["uid"]) == 1
 
 
-@test
-def every_dashboard_has_datasource_namespace_and_pod_variables_and_the_load_run_annotation():
+def test_every_dashboard_has_datasource_namespace_and_pod_variables_and_the_load_run_annotation():
     boards = dashboards(render(ROUTE_ON, values=MONITORING))
     for name, (_, board) in boards.items():
         v = variables(board)
@@ -142,8 +129,7 @@ def owner_families(svc, stores):
     }
 
 
-@test
-def no_service_dashboard_asks_another_services_metrics():
+def test_no_service_dashboard_asks_another_services_metrics():
     boards = dashboards(render(ROUTE_ON, DEMO, values=MONITORING))
     checked = 0
     for name, (_, board) in boards.items():
@@ -181,8 +167,7 @@ def part(path):
     return laid_out(json.loads(path.read_text())["panels"])
 
 
-@test
-def a_service_without_a_file_of_its_own_gets_the_shared_panels_and_its_stores_panels():
+def test_a_service_without_a_file_of_its_own_gets_the_shared_panels_and_its_stores_panels():
     boards = dashboards(render(DEMO, values=MONITORING))
     _, board = boards["t-perflab-demo-dashboard"]
     shared, mysql = part(BOARDS / "service.json"), part(BOARDS / "parts" / "mysql.json")
@@ -194,8 +179,7 @@ def a_service_without_a_file_of_its_own_gets_the_shared_panels_and_its_stores_pa
             assert metric.startswith(("http_server_requests_", "jvm_", "process_", "hikaricp_connections_")), metric
 
 
-@test
-def each_service_dashboard_is_the_shared_panels_then_its_own_then_its_stores_each_below_the_one_before():
+def test_each_service_dashboard_is_the_shared_panels_then_its_own_then_its_stores_each_below_the_one_before():
     """The panels every service shares are written once (service.json), a store's once (parts/<store>.json): a
     service's file holds only its own, laid out from y 0, and the chart stacks the three."""
     boards = dashboards(render(ROUTE_ON, *EVERY, values=MONITORING))
@@ -223,8 +207,7 @@ def each_service_dashboard_is_the_shared_panels_then_its_own_then_its_stores_eac
         assert [p["id"] for p in board["panels"]] == list(range(1, len(got) + 1)), name
 
 
-@test
-def the_hikaricp_dashboard_is_only_about_pools_and_the_jvm_dashboard_reads_cluster_metrics_by_container():
+def test_the_hikaricp_dashboard_is_only_about_pools_and_the_jvm_dashboard_reads_cluster_metrics_by_container():
     boards = dashboards(render(values=MONITORING))
     _, hikari = boards["t-perflab-dashboard-hikaricp"]
     assert "hikaricp_connections" in variables(hikari)["service"]["query"]["query"]
@@ -267,8 +250,7 @@ def load_slos():
     return out
 
 
-@test
-def the_overview_slos_are_the_ones_the_load_runner_states():
+def test_the_overview_slos_are_the_ones_the_load_runner_states():
     _, overview = dashboards(render(values=MONITORING))["t-perflab-dashboard-overview"]
     by_title = {p["title"]: p for p in panels(overview["panels"])}
     [title] = [t for t in by_title if t.startswith("Latency SLOs used (server-side percentile / ")]
@@ -290,8 +272,7 @@ def the_overview_slos_are_the_ones_the_load_runner_states():
     assert budget.endswith(f"/ {failed:g}") and 'httpStatusCode=~"5.."' in budget, budget
 
 
-@test
-def the_scenarios_take_their_slos_from_the_slo_files_and_type_none():
+def test_the_scenarios_take_their_slos_from_the_slo_files_and_type_none():
     # every scenario of a service, and the office day, builds its thresholds from the SLO files (Thresholds.of(Slo...));
     # none types a latency or failure limit: a profile's own target is its endpoint's statement for that scenario in
     # the service's slo/<service>.json (`scenarios`). The reliability suite's limits are what a fault may cost (its
@@ -307,8 +288,7 @@ def the_scenarios_take_their_slos_from_the_slo_files_and_type_none():
         assert not re.search(r'"p\(\d+\)\s*<|"rate\s*[<>]', f.read_text()), (f, "a limit typed in the scenario, not read from an SLO file")
 
 
-@test
-def an_slo_file_the_chart_cannot_read_fails_the_rendering_naming_it():
+def test_an_slo_file_the_chart_cannot_read_fails_the_rendering_naming_it():
     import shutil
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
@@ -323,31 +303,7 @@ def an_slo_file_the_chart_cannot_read_fails_the_rendering_naming_it():
             raise AssertionError("a route.json that is no JSON rendered")
 
 
-@test
-def no_dashboard_configmaps_when_dashboards_are_off():
+def test_no_dashboard_configmaps_when_dashboards_are_off():
     docs = render(values=MONITORING + (str(CHART / "ci" / "default-values.yaml"),))
     off = render("monitoring.dashboards.enabled=false", values=MONITORING)
     assert dashboards(docs) and not dashboards(off)
-
-
-def main(argv):
-    flt = argv[0] if argv else ""
-    passed = failed = 0
-    for fn in TESTS:
-        if flt not in fn.__name__:
-            continue
-        try:
-            fn()
-            passed += 1
-            print(f"  ok    {fn.__name__}")
-        except Exception as e:  # noqa: BLE001 - report every failure, keep going
-            failed += 1
-            print(f"  FAIL  {fn.__name__}: {e}")
-            if os.environ.get("VERBOSE"):
-                traceback.print_exc()
-    print(f"dashboards: {passed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
