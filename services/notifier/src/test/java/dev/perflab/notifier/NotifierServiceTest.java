@@ -269,8 +269,4 @@ class NotifierServiceTest extends NotifierTestBase {
 	private static String sign(String name, String phone, String message) {
 		return NotifierApi.json(Map.of("name", name, "phone", phone, "message", message));
 	}
-
-	private static String member(String email, String name, String password) {
-		return NotifierApi.json(Map.of("email", email, "name", name, "password", password));
-	}
 }
