@@ -142,55 +142,29 @@ class SendAndReceiptTest extends MailServiceTest {
 			.containsEntry("receipt_confirm", false).containsEntry("del_flag", "Y");
 	}
 
+	/** Malformed keys and offices: ReceiptControllerWebMvcTest. */
 	@Test
-	void namesEachMissingOrMistypedFieldOfAValidJsonBody() {
-		HttpResponse<String> missing = api.post("alice", "/v2/mails/send", "application/json", "{\"content\":\"hello\"}");
-		assertProblem(missing, 400);
-		Map<?, ?> problem = MailApi.json(missing);
-		assertThat(problem.get("type")).isEqualTo("https://perflab.dev/problems/invalid-field");
-		List<Object> fields = ((List<?>) problem.get("errors")).stream().map(e -> (Object) ((Map<?, ?>) e).get("field")).toList();
-		assertThat(fields)
-			.containsExactlyInAnyOrder("sender_no", "to", "subject");
-
-		HttpResponse<String> mistyped = api.post("alice", "/v2/mails/send", "application/json",
-				"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"subject\":\"s\",\"content\":\"c\",\"important\":\"very\"}");
-		assertProblem(mistyped, 400);
-		assertThat(MailApi.json(mistyped).get("errors"))
-			.isEqualTo(List.of(Map.of("field", "important", "message", "must be true or false")));
-	}
-
-	@Test
-	void readReceiptsRefuseUnknownAndMalformedKeys() {
+	void readReceiptsRefuseUnknownKeys() {
 		assertProblem(api.get(null, "/v2/office/1/receipt-confirm/AAAAAAAAAAAAAAAAAAAAAA"), 404);
-		assertProblem(api.get(null, "/v2/office/abc/receipt-confirm/AAAAAAAAAAAAAAAAAAAAAA"), 400);
-		assertProblem(api.get(null, "/v2/office/1/receipt-confirm/k1"), 400);
-		assertProblem(api.get(null, "/v2/office/1/receipt-confirm/k%20'or'1"), 400);
 	}
 
+	/** What Sends decides; missing, unknown and mistyped fields and malformed JSON: SendControllerWebMvcTest. */
 	@ParameterizedTest
 	@ValueSource(strings = {
 			"{\"sender_no\":1,\"to\":[\"bad address\"],\"subject\":\"s\",\"content\":\"c\"}",
 			"{\"sender_no\":1,\"to\":[\"a@example.com\\r\\nBcc: victim@example.com\"],\"subject\":\"s\",\"content\":\"c\"}",
 			"{\"sender_no\":1,\"to\":[\"Name <a@example.com>\"],\"subject\":\"s\",\"content\":\"c\"}",
 			"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"subject\":\"hi\\r\\nBcc: victim@example.com\",\"content\":\"c\"}",
-			"{\"sender_no\":1,\"to\":[],\"subject\":\"s\",\"content\":\"c\"}",
-			"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"content\":\"c\"}",
-			"{\"sender_no\":1,\"to\":[\"a@example.com\"],\"subject\":\"s\",\"content\":\"c\",\"evil\":1}",
-			"{\"sender_no\":\"one\",\"to\":[\"a@example.com\"],\"subject\":\"s\",\"content\":\"c\"}",
-			"{\"sender_no\":1,\"to\":\"a@example.com\",",
-			"[]" })
+			"{\"sender_no\":1,\"to\":[],\"subject\":\"s\",\"content\":\"c\"}" })
 	void refusesBadSendsWithoutWritingAnything(String body) {
 		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", body), 400);
 	}
 
+	/** Oversized bodies, non-JSON and anonymous callers: SendControllerWebMvcTest. */
 	@Test
-	void refusesSendingAsSomeoneElseOversizedBodiesAndNonJson() {
+	void refusesSendingAsSomeoneElse() {
 		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json",
 				VALID.formatted("k1").replace("\"sender_no\":1", "\"sender_no\":2")), 403);
-		String huge = VALID.formatted("k2").replace("contentcontent121212", "x".repeat(1_100_000));
-		assertRefused(() -> api.post("alice", "/v2/mails/send", "application/json", huge), 413);
-		assertRefused(() -> api.post("alice", "/v2/mails/send", "text/plain", "hello"), 415);
-		assertRefused(() -> api.post(null, "/v2/mails/send", "application/json", VALID.formatted("k3")), 401);
 		String reused = "k" + System.nanoTime();
 		assertThat(api.post("alice", "/v2/mails/send", "application/json", VALID.formatted(reused)).statusCode()).isEqualTo(202);
 		assertThat(api.post("alice", "/v2/mails/send", "application/json", VALID.formatted(reused)).statusCode())

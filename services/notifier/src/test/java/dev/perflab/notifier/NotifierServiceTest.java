@@ -174,55 +174,20 @@ class NotifierServiceTest extends NotifierTestBase {
 		assertThat(api.post("/v1/members", office(), body).statusCode()).isEqualTo(201);
 	}
 
+	/** Bad fields, bad ids, unknown fields, 413 and 401 never reach a store: the controllers' WebMvcTests. */
 	@Test
-	void refusesBadInputWithProblemJsonAndWritesNoRow() {
+	void refusesSigningAnUnknownOrAnotherOfficesEventAndWritesNoRow() {
 		String office = office();
-		long event = api.event(office, "bad input");
 		long foreign = api.event(office(), "another office's");
 		String ok = "congratulations";
-		List<Object[]> cases = List.of(
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "12ab", ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "0101234567890123", ok), 400 },
-				// E.164 has no country code 0, and a + alone or 00 alone is no number
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "+0101234567", ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "0001012345678", ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "+82", ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "+82+1012345678", ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", "010.1234.5678", ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", phone(), "x".repeat(501)), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", phone(), ""), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("", phone(), ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("K\u0000im", phone(), ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", sign("Kim", phone(), "y".repeat(20_000)), 413 },
-				new Object[] { "/v1/events/999999999999/guestbook", sign("Kim", phone(), ok), 404 },
-				new Object[] { "/v1/events/" + foreign + "/guestbook", sign("Kim", phone(), ok), 404 },
-				new Object[] { "/v1/events/abc/guestbook", sign("Kim", phone(), ok), 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", "{\"name\":", 400 },
-				new Object[] { "/v1/events/" + event + "/guestbook", "{\"name\":\"Kim\",\"phone\":\"01012345678\",\"message\":\"a\",\"admin\":true}", 400 },
-				new Object[] { "/v1/members", member("not-an-email", "Lee", "correct horse"), 400 },
-				new Object[] { "/v1/members", member("Lee <lee@example.com>", "Lee", "correct horse"), 400 },
-				new Object[] { "/v1/members", member("lee@example.com\r\nBcc: x@example.com", "Lee", "correct horse"), 400 },
-				// the welcome mail's To: takes printable ASCII only: mail's and send's rule (platform MailAddress)
-				new Object[] { "/v1/members", member("lee" + phone() + "@ex\u00e4mple.com", "Lee", "correct horse"), 400 },
-				new Object[] { "/v1/members", member("l\u0085ee" + phone() + "@example.com", "Lee", "correct horse"), 400 },
-				new Object[] { "/v1/members", member("lee" + phone() + "@[\u00fc]", "Lee", "correct horse"), 400 },
-				new Object[] { "/v1/members", member("short" + phone() + "@example.com", "Lee", "short"), 400 },
-				new Object[] { "/v1/members", member("long" + phone() + "@example.com", "Lee", "p".repeat(73)), 400 },
-				new Object[] { "/v1/members", member("noname" + phone() + "@example.com", " ", "correct horse"), 400 },
-				new Object[] { "/v1/events", "{\"title\":\"\"}", 400 });
-		long events = rows("qrcode_event"), entries = rows("guestbook"), members = rows("member"),
-				notifications = rows("notification");
-		for (Object[] c : cases) {
-			HttpResponse<String> response = api.post((String) c[0], office, (String) c[1]);
-			assertThat(response.statusCode()).as("%s %s: %s", c[0], c[1], response.body()).isEqualTo(c[2]);
-			assertThat(response.headers().firstValue("Content-Type")).as((String) c[1]).hasValue("application/problem+json");
+		long entries = rows("guestbook"), notifications = rows("notification");
+		for (String path : List.of("/v1/events/999999999999/guestbook", "/v1/events/" + foreign + "/guestbook")) {
+			HttpResponse<String> response = api.post(path, office, sign("Kim", phone(), ok));
+			assertThat(response.statusCode()).as("%s: %s", path, response.body()).isEqualTo(404);
+			assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 			assertThat((String) NotifierApi.map(response).get("type")).startsWith("https://perflab.dev/problems/");
 		}
-		HttpResponse<String> anonymous = api.post("/v1/events/" + event + "/guestbook", null, sign("Kim", phone(), ok));
-		assertThat(anonymous.statusCode()).isEqualTo(401);
-		assertThat(rows("qrcode_event")).isEqualTo(events);
 		assertThat(rows("guestbook")).isEqualTo(entries);
-		assertThat(rows("member")).isEqualTo(members);
 		assertThat(rows("notification")).isEqualTo(notifications);
 	}
 
@@ -303,9 +268,5 @@ class NotifierServiceTest extends NotifierTestBase {
 
 	private static String sign(String name, String phone, String message) {
 		return NotifierApi.json(Map.of("name", name, "phone", phone, "message", message));
-	}
-
-	private static String member(String email, String name, String password) {
-		return NotifierApi.json(Map.of("email", email, "name", name, "password", password));
 	}
 }

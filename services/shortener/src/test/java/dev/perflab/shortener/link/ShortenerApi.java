@@ -37,14 +37,6 @@ record ShortenerApi(int port) {
 		return send(as(user, HttpRequest.newBuilder(uri(path)).DELETE()));
 	}
 
-	/** A POST of a link carrying exactly these headers (name, value, ...): forged identities, foreign tokens. */
-	HttpResponse<String> postWith(String body, String... headers) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(uri("/v1/short-links"))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(body));
-		return send(headers.length == 0 ? request : request.headers(headers));
-	}
-
 	/** A call as the same login in another office: someone else. */
 	HttpResponse<String> asOfOffice(String method, String path, String user, String office) {
 		return send(HttpRequest.newBuilder(uri(path))
