@@ -41,8 +41,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 KC="$WORK/cluster/kubeconfig"
-k() { "$KUBECTL" --kubeconfig "$KC" "$@"; }
-h() { "$HELM" --kubeconfig "$KC" "$@"; }
+kube() { "$KUBECTL" --kubeconfig "$KC" "$@"; }
+helmc() { "$HELM" --kubeconfig "$KC" "$@"; }
 GW="" TOKEN="" BASE=""
 
 host_apps_stopped() {
@@ -57,7 +57,7 @@ cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
 
 load_node_up() {
   k8s_load_node_up || return 1
-  k get nodes -L perflab.dev/pool --no-headers | awk '{print "  " $1, $2, "pool=" $6}'
+  kube get nodes -L perflab.dev/pool --no-headers | awk '{print "  " $1, $2, "pool=" $6}'
 }
 
 # The host's Prometheus scrapes both kubelets' cAdvisor (container_cpu_usage_seconds_total per pod), as
@@ -65,12 +65,12 @@ load_node_up() {
 # allowed nodes/metrics only, its token in a file, the kubelets' own serving certificates (self-signed) not verified.
 KUBELET_SCRAPE="$PERFLAB_RUN/prometheus/scrape-kubelets.yml"
 kubelets_scraped() {
-  k -n kube-system create serviceaccount perflab-metrics >/dev/null || return 1
-  k create clusterrole perflab-kubelet-metrics --verb=get --resource=nodes/metrics,nodes/stats >/dev/null || return 1
-  k create clusterrolebinding perflab-kubelet-metrics --clusterrole=perflab-kubelet-metrics \
+  kube -n kube-system create serviceaccount perflab-metrics >/dev/null || return 1
+  kube create clusterrole perflab-kubelet-metrics --verb=get --resource=nodes/metrics,nodes/stats >/dev/null || return 1
+  kube create clusterrolebinding perflab-kubelet-metrics --clusterrole=perflab-kubelet-metrics \
     --serviceaccount=kube-system:perflab-metrics >/dev/null || return 1
   mkdir -p "$PERFLAB_RUN/prometheus"
-  k -n kube-system create token perflab-metrics --duration=2h >"$PERFLAB_RUN/prometheus/kubelet.token" || return 1
+  kube -n kube-system create token perflab-metrics --duration=2h >"$PERFLAB_RUN/prometheus/kubelet.token" || return 1
   cat >"$KUBELET_SCRAPE" <<YAML
   - job_name: kubelet
     scheme: https
@@ -124,7 +124,7 @@ source scripts/test/node/runners.sh
 # shellcheck source=scripts/test/node/placement.sh
 source scripts/test/node/placement.sh
 
-uninstall() { h uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
+uninstall() { helmc uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
 
 # shellcheck source=scripts/test/node/netpol.sh
 source scripts/test/node/netpol.sh

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the API through the gateway's Service: a route, an SMS, a short link, a mail list, a send, helm test (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
+# the API through the gateway's Service: a route, an SMS, a short link, a mail list, a send, helm test (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 curl_gw() { curl -sS --max-time 10 "$@"; }
 
 route_points() {  # a route created through the gateway, its points streamed back (gzip) by the route pod from MySQL
@@ -54,8 +54,8 @@ short_link_and_redirect() {
 seed_job_filled_the_claim() {  # the hook Job ran to completion (helm install waits for it) against the host's MySQL
   # and wrote the seed's EML files onto mail's claim, which the mail pod reads them from
   local phase files
-  phase="$(k -n "$NS" get pvc "$RELEASE-mail" -o jsonpath='{.status.phase} {.spec.volumeName}')"
-  files="$(k -n "$NS" exec deploy/"$RELEASE"-mail -- sh -c 'ls -la /var/lib/perflab/mail/seed' 2>&1)"
+  phase="$(kube -n "$NS" get pvc "$RELEASE-mail" -o jsonpath='{.status.phase} {.spec.volumeName}')"
+  files="$(kube -n "$NS" exec deploy/"$RELEASE"-mail -- sh -c 'ls -la /var/lib/perflab/mail/seed' 2>&1)"
   echo "  claim $RELEASE-mail: $phase; on it:"; sed 's/^/    /' <<<"$files"
   [[ "$phase" == Bound* ]] && [ "$(grep -c '\.eml$' <<<"$files")" -ge 3 ]
 }
@@ -70,7 +70,7 @@ mail_list() {
 limits_decided_in_redis() {  # the callers' limits decided in Redis, as the gateway's ACL user (redis_users): a command
   # of the bucket script that user may not run fails every decision into each replica's own share, silently (TIME did)
   local pod port=$((NODE_TEST_GATEWAY_PORT + 10)) pid metrics mode calls i
-  pod="$(k -n "$NS" get pods -l app.kubernetes.io/name=gateway --field-selector=status.phase=Running \
+  pod="$(kube -n "$NS" get pods -l app.kubernetes.io/name=gateway --field-selector=status.phase=Running \
     -o jsonpath='{.items[0].metadata.name}')"
   forward port-forward-gateway-pod.log "http://127.0.0.1:$((port + 1))/actuator/health" "pod/$pod" "$port:8080" \
     "$((port + 1)):9080" || return 1
@@ -117,7 +117,7 @@ actuator_not_public() {  # actuator lives on the management port, never behind t
 }
 
 helm_test() {
-  h test "$RELEASE" -n "$NS" --timeout 2m >"$WORK/helm-test.out" 2>&1; local rc=$?
+  helmc test "$RELEASE" -n "$NS" --timeout 2m >"$WORK/helm-test.out" 2>&1; local rc=$?
   grep -E 'TEST SUITE|Phase' "$WORK/helm-test.out" | sed 's/^/  /'
   [ $rc -eq 0 ] || cat "$WORK/helm-test.out"
   return $rc

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the release on the node: its values, helm install and the wait, port-forwards, the pods' start-up (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
+# the release on the node: its values, helm install and the wait, port-forwards, the pods' start-up (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 # The release's values on this node: the host's stores at the node's bridge address, the images in its registry.
 node_values() {
   local ip="$K8S_NODE_HOST_IP"
@@ -20,27 +20,27 @@ node_values() {
 }
 
 install_wait() {
-  k create namespace "$NS" >/dev/null 2>&1
+  kube create namespace "$NS" >/dev/null 2>&1
   node_values
   mysql_users || return 1
   redis_users || return 1
   local t0=$SECONDS
-  h install "$RELEASE" charts/perflab -n "$NS" "${NODE_VALUES[@]}" \
+  helmc install "$RELEASE" charts/perflab -n "$NS" "${NODE_VALUES[@]}" \
     --set stores.mysql.image.repository="${MYSQL_CLIENT_IMAGE%:*}",stores.mysql.image.tag="${MYSQL_CLIENT_IMAGE##*:}" \
     --wait --timeout 6m >"$WORK/install.out" 2>&1 || { cat "$WORK/install.out"; pods_report; return 1; }
   echo "  installed and every pod Ready in $((SECONDS - t0)) s"
   pods_report
   local s; for s in gateway "${PERFLAB_SERVICES[@]}"; do started_in "$s"; done
   local want ready
-  want="$(k -n "$NS" get deploy -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
-  ready="$(k -n "$NS" get pods -l app.kubernetes.io/component=service -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
+  want="$(kube -n "$NS" get deploy -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
+  ready="$(kube -n "$NS" get pods -l app.kubernetes.io/component=service -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
   [ "$want" -ge 7 ] && [ "$ready" -eq "$want" ] || { echo "  expected $want Ready service pods, got $ready"; return 1; }
   TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)"
 }
 
 forward() {  # LOG PROBE_URL TARGET PORTS...: kubectl port-forward TARGET PORTS in the background, its pid in FORWARD_PID,
   # waited for until PROBE_URL answers at all (up to 30 s); status 1 with its log if it never does or ends
-  k -n "$NS" port-forward "$3" "${@:4}" >"$WORK/$1" 2>&1 &
+  kube -n "$NS" port-forward "$3" "${@:4}" >"$WORK/$1" 2>&1 &
   FORWARD_PID=$!
   local end=$((SECONDS + 30))
   until curl -s -o /dev/null "$2"; do
@@ -59,7 +59,7 @@ port_forward() {  # the README's way in: kubectl port-forward to the gateway's S
 }
 
 pods_report() {  # per pod: node, image, container start to Ready (the JVM's start-up on this node), restarts
-  k -n "$NS" get pods -o json | jq -r '.items[] | (.status // {}) as $st | ($st.containerStatuses // [{}])[0] as $cs
+  kube -n "$NS" get pods -o json | jq -r '.items[] | (.status // {}) as $st | ($st.containerStatuses // [{}])[0] as $cs
     | $cs.state.running.startedAt as $started
     | [$st.conditions[]? | select(.type == "Ready" and .status == "True") | .lastTransitionTime][0] as $ready
     | [.metadata.name, $st.phase,
