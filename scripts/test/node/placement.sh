@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the two nodes apart: cpusets, the pools kept, the placement probe and the pair of runs (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
+# the two nodes apart: cpusets, the placement probe and the pair of runs (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 # Each node's pods on a CPU of their own (cpusets), the host's stores on the system's: the two nodes stay apart.
 STORES=(mariadb redis mongo-wire smtp sms-sink prometheus)
 cpus_apart() {
@@ -35,24 +35,6 @@ spec:
   containers:
     - { name: c, image: "$BASE", command: [sh, -c, '$3'] }
 YAML
-}
-
-pools_kept() {  # the two pools as the values say, by the real scheduler: every pod of the system (pinned to the system
-  # pool, as charts/tests/real-node-values.yaml does) on the system node, and a pod with no placement at all (what
-  # the charts' unpinned pods are) kept off the tainted load node; the runners' own placement is checked where they run
-  local off
-  off="$(kube -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE" \
-    -o jsonpath='{range .items[*]}{.metadata.name}={.spec.nodeName}{"\n"}{end}' | grep -v "=$K8S_NODE_NAME\$")"
-  [ -z "$off" ] || { echo "  system pods off the system node: $off"; return 1; }
-  kube create namespace perflab-placement >/dev/null 2>&1
-  cpu_pod unpinned none 'sleep 60' || return 1
-  local node=""
-  for _ in $(seq 1 60); do
-    node="$(kube -n perflab-placement get pod unpinned -o jsonpath='{.spec.nodeName}')"; [ -z "$node" ] || break; sleep 0.5
-  done
-  kube -n perflab-placement delete pod unpinned --wait=false >/dev/null
-  echo "  $(kube -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE" --no-headers | wc -l) system pods on $K8S_NODE_NAME; a pod with no placement scheduled to ${node:-nothing}"
-  [ "$node" = "$K8S_NODE_NAME" ]
 }
 
 # the probe: three times 400 MB through sha256sum, the time of each in ms (the fastest is kept)

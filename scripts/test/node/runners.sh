@@ -25,20 +25,6 @@ load_values() {  # LOAD_VALUES: the loadtest chart's values every run here share
     --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT"
     --set results.verdict.maxP95Seconds=2,results.verdict.cpuWindow=10s)
 }
-job_done() {  # JOB SECONDS: waits until the Job is Complete or Failed and prints which; status 1 if neither in time
-  local state="" end=$((SECONDS + $2))
-  until [[ "$state" == *Complete* || "$state" == *Failed* ]]; do
-    [ $SECONDS -lt "$end" ] || return 1
-    sleep 1; state="$(kube -n "$NS" get job "$1" -o jsonpath='{.status.conditions[?(@.status=="True")].type}' 2>/dev/null)"
-  done
-  echo "$state"
-}
-runner_job() {  # RUN_ID: the name of the loadtest chart's runner Job of that run (not its starter); status 1 if none
-  local job
-  job="$(kube -n "$NS" get jobs -l perflab.dev/run="$1" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
-  [ -n "$job" ] || { echo "  no runner Job of run $1" >&2; return 1; }
-  echo "$job"
-}
 report_json() {  # a runner's log on stdin -> its end-of-test report (its text summary's lines,
   # "  <metric> <stat>=<value> ...") as the summary file's shape: {"metrics": {<metric>: {"values": {<stat>: n}}}}
   jq -Rn '{metrics: ([inputs | select(test("^  [a-z_]+(\\{[^}]*\\})? +[a-z0-9()]+="))
