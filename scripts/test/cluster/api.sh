@@ -4,16 +4,17 @@
 # actuator kept off the gateway, a mail list, a route's points, helm test, a shortener pod deleted under load, the seed
 # Job's claim. Sourced by scripts/test/cluster-check.sh and scripts/test/test-node.sh (cluster/lib.sh first).
 
-service_pods_ready() {  # one Deployment for the gateway and each service, every replica of them a Ready pod
-  local want ready deployments
+service_pods_ready() {  # one Deployment for each of services.* the release enables (the gateway too), every replica a Ready pod
+  local want ready deployments enabled
+  enabled="$(helmc get values "$RELEASE" -n "$NS" --all -o json | jq '[.services[] | select(.enabled != false)] | length')"
   deployments="$(kube -n "$NS" get deploy -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service -o name | grep -c .)"
   want="$(kube -n "$NS" get deploy -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service \
     -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
   ready="$(kube -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service \
     -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
-  echo "  $deployments Deployments (the gateway and ${#PERFLAB_SERVICES[@]} services wanted), $ready of $want pods Ready"
-  [ "$deployments" -eq $((1 + ${#PERFLAB_SERVICES[@]})) ] && [ "$want" -ge "$deployments" ] && [ "$ready" -eq "$want" ] \
-    || { echo "  expected $want Ready service pods, got $ready"; return 1; }
+  echo "  $deployments Deployments (the $enabled the values enable: the gateway and services), $ready of $want pods Ready"
+  [ "$deployments" -eq "$enabled" ] && [ "$want" -ge "$deployments" ] && [ "$ready" -eq "$want" ] \
+    || { echo "  expected $enabled Deployments and $want Ready service pods, got $deployments and $ready"; return 1; }
 }
 
 actuator_not_public() {  # actuator lives on the management port, never behind the gateway
