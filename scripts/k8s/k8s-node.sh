@@ -10,7 +10,7 @@
 #   a local OCI registry (crane registry serve) on 127.0.0.1:$PERFLAB_REGISTRY_PORT, trusted by containerd over HTTP,
 #        with the pause image pushed into it; scripts/k8s/base-image.sh pushes the JVM base image
 #   socat forwarders $K8S_NODE_HOST_IP:PORT -> 127.0.0.1:PORT for K8S_NODE_HOST_PORTS (the local stores), so a pod
-#        reaches e.g. Redis at $K8S_NODE_HOST_IP:16379
+#        reaches e.g. Redis at $K8S_NODE_HOST_IP:$PERFLAB_REDIS_PORT (the ports scripts/lib/env.sh sets)
 #   NetworkPolicy enforced by kube-router's firewall alone (K8S_NODE_POLICY=kube-router, the default; none: not
 #        enforced): its router, service proxy and CNI off, kube-proxy and the bridge as they are. Blocked traffic is
 #        REJECTed (a client sees "connection refused" at once). Traffic from this host to a pod is always allowed
@@ -39,7 +39,7 @@ K8S_NODE_HOST_IP="${K8S_NODE_HOST_IP:-10.244.0.1}"
 K8S_NODE_SERVICE_CIDR="${K8S_NODE_SERVICE_CIDR:-10.96.0.0/16}"
 # the local stores (scripts/lib/env.sh): MariaDB, Redis, mongo-wire, SMTP, the SMTP server's API, the SMS sink, and
 # Prometheus (load runner pods remote-write into it, the verdict pod reads it)
-K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-13306 16379 17017 13025 18025 18086 19090}"
+K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-${PERFLAB_MYSQL_PORT:-13306} ${PERFLAB_REDIS_PORT:-16379} ${PERFLAB_MONGO_PORT:-17017} ${PERFLAB_SMTP_PORT:-13025} ${PERFLAB_SMTP_API_PORT:-18025} ${PERFLAB_SMS_SINK_PORT:-18086} ${PERFLAB_PROMETHEUS_PORT:-19090}}"
 K8S_NODE_DNS_FORWARD="${K8S_NODE_DNS_FORWARD:-}"
 # kube-router (NetworkPolicy enforced) or none
 K8S_NODE_POLICY="${K8S_NODE_POLICY:-kube-router}"

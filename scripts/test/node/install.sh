@@ -11,6 +11,8 @@ node_values() {
     --set stores.mysql.external.host="$ip",stores.redis.external.host="$ip",stores.smtp.external.host="$ip"
     --set stores.redis.external.aclUsers=true,stores.redis.auth.existingSecret=perflab-redis-auth
     --set stores.mysql.external.adminSecret=perflab-mysql-admin
+    --set stores.mysql.port="$PERFLAB_MYSQL_PORT",stores.redis.port="$PERFLAB_REDIS_PORT",stores.smtp.port="$PERFLAB_SMTP_PORT"
+    --set stores.mongodb.port="$PERFLAB_MONGO_PORT"
     --set stores.mongodb.external.uri="mongodb://$ip:$PERFLAB_MONGO_PORT"
     --set tests.image.repository="${BASE%:*}",tests.image.tag="${BASE##*:}" --set seed.mails="${MAILS:-20000}"
     --set services.notifier.env.PERFLAB_NOTIFIER_SMS_URL="http://$ip:$PERFLAB_SMS_SINK_PORT/sms"
