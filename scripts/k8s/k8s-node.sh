@@ -10,7 +10,7 @@
 #   a local OCI registry (crane registry serve) on 127.0.0.1:$PERFLAB_REGISTRY_PORT, trusted by containerd over HTTP,
 #        with the pause image pushed into it; scripts/k8s/base-image.sh pushes the JVM base image
 #   socat forwarders $K8S_NODE_HOST_IP:PORT -> 127.0.0.1:PORT for K8S_NODE_HOST_PORTS (the local stores), so a pod
-#        reaches e.g. Redis at $K8S_NODE_HOST_IP:16379
+#        reaches e.g. Redis at $K8S_NODE_HOST_IP:$PERFLAB_REDIS_PORT (the ports scripts/lib/env.sh sets)
 #   NetworkPolicy enforced by kube-router's firewall alone (K8S_NODE_POLICY=kube-router, the default; none: not
 #        enforced): its router, service proxy and CNI off, kube-proxy and the bridge as they are. Blocked traffic is
 #        REJECTed (a client sees "connection refused" at once). Traffic from this host to a pod is always allowed
@@ -18,6 +18,8 @@
 #
 #   K8S_NODE=real k8s_cluster_up DIR     control plane + this node (instead of kwok's fake node)
 #   k8s_cluster_down                     stops both; k8s_node_down DIR alone undoes this file's part
+#                                        (scripts/k8s/k8s-node-down.sh; the load node, kube-router, metrics-server
+#                                        and the cpusets: scripts/k8s/k8s-node-extras.sh)
 #   k8s_load_node_up                     a second real node beside it for load generators: its own containerd,
 #                                        kubelet, bridge $K8S_LOAD_NODE_BRIDGE and pods in $K8S_LOAD_NODE_POD_CIDR,
 #                                        labelled and tainted perflab.dev/pool=load (the loadtest chart's load pool);
@@ -37,7 +39,7 @@ K8S_NODE_HOST_IP="${K8S_NODE_HOST_IP:-10.244.0.1}"
 K8S_NODE_SERVICE_CIDR="${K8S_NODE_SERVICE_CIDR:-10.96.0.0/16}"
 # the local stores (scripts/lib/env.sh): MariaDB, Redis, mongo-wire, SMTP, the SMTP server's API, the SMS sink, and
 # Prometheus (load runner pods remote-write into it, the verdict pod reads it)
-K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-13306 16379 17017 13025 18025 18086 19090}"
+K8S_NODE_HOST_PORTS="${K8S_NODE_HOST_PORTS:-${PERFLAB_MYSQL_PORT:-13306} ${PERFLAB_REDIS_PORT:-16379} ${PERFLAB_MONGO_PORT:-17017} ${PERFLAB_SMTP_PORT:-13025} ${PERFLAB_SMTP_API_PORT:-18025} ${PERFLAB_SMS_SINK_PORT:-18086} ${PERFLAB_PROMETHEUS_PORT:-19090}}"
 K8S_NODE_DNS_FORWARD="${K8S_NODE_DNS_FORWARD:-}"
 # kube-router (NetworkPolicy enforced) or none
 K8S_NODE_POLICY="${K8S_NODE_POLICY:-kube-router}"
@@ -254,54 +256,6 @@ EOF
   _k8s_wait "CoreDNS ready" 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_DNS_READY_PORT/ready"
 }
 
-# k8s_metrics_server_up: after k8s_node_up. metrics-server v0.9.0 (scripts/k8s/k8s-tools.sh builds it) as a host process,
-# as CoreDNS is: its release manifest runs it as a pod, but a pod here cannot reach the API server (127.0.0.1 only),
-# which metrics-server needs for nodes, its delegated authentication and the front proxy's CA. It scrapes every
-# kubelet's /metrics/resource at its InternalIP (self-signed serving certificates: not verified) every 10 s, the least
-# it allows, and the API server reaches it through the aggregation layer: the APIService's Service has one endpoint,
-# this host's bridge address (--enable-aggregator-routing). Stopped with the node.
-k8s_metrics_server_up() {
-  local kc="$K8S_CLUSTER_DIR/kubeconfig" d="$K8S_CLUSTER_DIR/metrics-server"
-  _k8s_port_free "$PERFLAB_K8S_METRICS_PORT" || { _k8s_log "port $PERFLAB_K8S_METRICS_PORT is taken: export PERFLAB_K8S_METRICS_PORT to move it"; return 1; }
-  mkdir -p "$d"
-  _k8s_node_step "metrics-server $METRICS_SERVER_VERSION on $K8S_NODE_HOST_IP:$PERFLAB_K8S_METRICS_PORT"
-  _k8s_node_start metrics-server "$METRICS_SERVER" --kubeconfig "$kc" --authentication-kubeconfig "$kc" \
-    --authorization-kubeconfig "$kc" --bind-address "$K8S_NODE_HOST_IP" --secure-port "$PERFLAB_K8S_METRICS_PORT" \
-    --cert-dir "$d" --kubelet-insecure-tls --kubelet-preferred-address-types InternalIP --kubelet-use-node-status-port \
-    --metric-resolution 10s --kubelet-request-timeout 5s
-  _k8s_wait "metrics-server live" 30 curl -skf "https://$K8S_NODE_HOST_IP:$PERFLAB_K8S_METRICS_PORT/livez" || return 1
-  "$KUBECTL" --kubeconfig "$kc" apply -f - >/dev/null <<EOF || return 1
-apiVersion: v1
-kind: Service
-metadata: { name: metrics-server, namespace: kube-system, labels: { k8s-app: metrics-server } }
-spec:
-  ports: [{ name: https, port: 443, protocol: TCP, targetPort: $PERFLAB_K8S_METRICS_PORT }]
----
-apiVersion: discovery.k8s.io/v1
-kind: EndpointSlice
-metadata:
-  name: metrics-server-host
-  namespace: kube-system
-  labels: { kubernetes.io/service-name: metrics-server, k8s-app: metrics-server }
-addressType: IPv4
-ports: [{ name: https, port: $PERFLAB_K8S_METRICS_PORT, protocol: TCP }]
-endpoints: [{ addresses: ["$K8S_NODE_HOST_IP"], conditions: { ready: true } }]
----
-apiVersion: apiregistration.k8s.io/v1
-kind: APIService
-metadata: { name: v1beta1.metrics.k8s.io, labels: { k8s-app: metrics-server } }
-spec:
-  group: metrics.k8s.io
-  version: v1beta1
-  groupPriorityMinimum: 100
-  versionPriority: 100
-  # metrics-server's own self-signed serving certificate, as its release manifest has it
-  insecureSkipTLSVerify: true
-  service: { name: metrics-server, namespace: kube-system, port: 443 }
-EOF
-  _k8s_wait "metrics.k8s.io available" 60 bash -c "'$KUBECTL' --kubeconfig '$kc' get apiservice v1beta1.metrics.k8s.io -o jsonpath='{.status.conditions[?(@.type==\"Available\")].status}' | grep -qx True"
-}
-
 _k8s_node_forwarders() {
   local p
   [ -n "$K8S_NODE_HOST_PORTS" ] || return 0
@@ -393,26 +347,6 @@ EOF
   _k8s_wait kube-proxy 30 curl -sf "http://127.0.0.1:$PERFLAB_K8S_PROXY_HEALTHZ_PORT/healthz"
 }
 
-# NetworkPolicy: kube-router's network policy controller, for this node's pods (the ones whose hostIP is its
-# InternalIP). Every pod's traffic passes through its chain in FORWARD/INPUT/OUTPUT; a pod selected by a policy
-# gets only what the policies allow. One per host, not per node: both nodes share this host's iptables, and each
-# kube-router deletes every KUBE-POD-FW-* chain but its own node's pods' on each sync (cleanupStaleRules), so a
-# second one for the load node would undo the first's every few seconds. The load node's pods (load runners) are
-# selected by no policy; traffic from them into this node's pods is judged here, like any other.
-# Flags as kube-router v2.1.0 defines them (pkg/options/options.go): firewall alone, no health or metrics port (the
-# health server listens on every address); ready once its first full sync has written the ACCEPT rule that ends
-# KUBE-ROUTER-FORWARD.
-_k8s_node_policy() {
-  [ "$K8S_NODE_POLICY" = none ] && { _k8s_node_step "NetworkPolicy NOT enforced (K8S_NODE_POLICY=none)"; return 0; }
-  [ "$K8S_NODE_POLICY" = kube-router ] || { _k8s_log "K8S_NODE_POLICY=$K8S_NODE_POLICY: kube-router or none"; return 1; }
-  _k8s_node_step "kube-router $KUBE_ROUTER_VERSION: NetworkPolicy for $K8S_NODE_NAME's pods (firewall only)"
-  _k8s_node_start kube-router "$KUBE_ROUTER" --kubeconfig "$K8S_CLUSTER_DIR/kubeconfig" --hostname-override "$K8S_NODE_NAME" \
-    --run-firewall=true --run-router=false --run-service-proxy=false --run-loadbalancer=false --enable-cni=false \
-    --service-cluster-ip-range "$K8S_NODE_SERVICE_CIDR" --health-port 0 --metrics-port 0 --v 1
-  _k8s_wait "kube-router's first policy sync" 60 bash -c \
-    "iptables -w -S KUBE-ROUTER-FORWARD 2>/dev/null | grep -q 'rule to explicitly ACCEPT traffic that comply to network policies'"
-}
-
 # k8s_node_up: after the control plane of k8s_cluster_up (K8S_CLUSTER_DIR, KUBECONFIG set).
 k8s_node_up() {
   local n="$K8S_CLUSTER_DIR/node" kc="$K8S_CLUSTER_DIR/kubeconfig" t0=$SECONDS b
@@ -451,211 +385,7 @@ k8s_node_up() {
   _k8s_node_step "up in $((SECONDS - t0)) s: allocatable $("$KUBECTL" --kubeconfig "$kc" get node "$K8S_NODE_NAME" -o jsonpath='{.status.allocatable.cpu} CPU, {.status.allocatable.memory}'); registry $PERFLAB_REGISTRY; stores at $K8S_NODE_HOST_IP"
 }
 
-# k8s_load_node_up: after k8s_node_up. A second kubelet on this host with a containerd, a bridge, a pod CIDR, a
-# cgroup root and ports of its own; the host's kube-proxy, CoreDNS, registry and forwarders serve it too (its pods
-# reach the first node's through the host, which routes between the two bridges). The kubelet's device-plugin
-# socket is host-wide (/var/lib/kubelet/device-plugins/kubelet.sock): the second kubelet takes it over, harmless
-# with no device plugin on either node.
-k8s_load_node_up() {
-  local kc="$K8S_CLUSTER_DIR/kubeconfig" t0=$SECONDS
-  (
-    K8S_NODE_DIR="$K8S_CLUSTER_DIR/node/load" K8S_NODE_PEER_BRIDGE="$K8S_NODE_BRIDGE" K8S_NODE_DNS_IP="$K8S_NODE_HOST_IP"
-    K8S_NODE_NAME="$K8S_LOAD_NODE_NAME" K8S_NODE_BRIDGE="$K8S_LOAD_NODE_BRIDGE" K8S_NODE_POD_CIDR="$K8S_LOAD_NODE_POD_CIDR"
-    K8S_NODE_HOST_IP="$K8S_LOAD_NODE_HOST_IP" K8S_NODE_CGROUP_ROOT="$K8S_LOAD_NODE_CGROUP_ROOT"
-    PERFLAB_K8S_KUBELET_PORT="$PERFLAB_K8S_LOAD_KUBELET_PORT" PERFLAB_K8S_KUBELET_HEALTHZ_PORT="$PERFLAB_K8S_LOAD_KUBELET_HEALTHZ_PORT"
-    K8S_NODE_BRIDGE_MAC=02:70:6c:00:00:02 K8S_NODE_CONTAINERD_NAME=containerd-load K8S_NODE_KUBELET_NAME=kubelet-load K8S_NODE_LABELS="perflab.dev/pool=load" K8S_NODE_TAINTS="perflab.dev/pool=load:NoSchedule"
-    mkdir -p "$K8S_NODE_DIR"
-    _k8s_node_network && _k8s_node_containerd && _k8s_node_kubelet
-  ) || return 1
-  _k8s_wait "node $K8S_LOAD_NODE_NAME Ready" 90 bash -c "'$KUBECTL' --kubeconfig '$kc' get node '$K8S_LOAD_NODE_NAME' -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True" || return 1
-  _k8s_node_step "load node up in $((SECONDS - t0)) s: $K8S_LOAD_NODE_NAME, pods in $K8S_LOAD_NODE_POD_CIDR, tainted perflab.dev/pool=load:NoSchedule"
-}
-
-# k8s_node_cpus system|load CPUS: every pod cgroup of that node on CPUS (cgroup v1 cpuset). The kernel refuses a
-# child wider than its parent: leaves first (what shrinks), then the root first (what grows). New pods inherit it.
-k8s_node_cpus() {
-  local root="$K8S_NODE_CGROUP_ROOT" cpus="$2" order d
-  [ "$1" = load ] && root="$K8S_LOAD_NODE_CGROUP_ROOT"
-  root="/sys/fs/cgroup/cpuset$root"
-  [ -d "$root" ] || { _k8s_log "no cpuset cgroup $root"; return 1; }
-  for order in -r ""; do
-    find "$root" -type d | awk '{print gsub("/", "/"), $0}' | sort -n $order | cut -d' ' -f2- | while read -r d; do
-      echo "$cpus" >"$d/cpuset.cpus" 2>/dev/null || true
-    done
-  done
-  d="$(find "$root" -name cpuset.cpus -exec cat {} + | sort -u | tr '\n' ' ')"
-  [ "$d" = "$cpus " ] || { _k8s_log "cpusets under $root: $d(not $cpus)"; return 1; }
-}
-
-_k8s_node_stop_pid() {  # PID: TERM, up to 10 s, then KILL (reaping our own children)
-  local pid="$1" end=$((SECONDS + 10))
-  kill "$pid" 2>/dev/null || return 0
-  while kill -0 "$pid" 2>/dev/null && [ "$(ps -o stat= -p "$pid" 2>/dev/null | cut -c1)" != Z ] && [ $SECONDS -lt $end ]; do
-    sleep 0.1
-  done
-  kill -9 "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
-
-_k8s_node_cgroup_pids() {  # every process in a pod cgroup of this node (and of the load node)
-  local h
-  for h in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT" \
-      /sys/fs/cgroup/*"$K8S_LOAD_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_LOAD_NODE_CGROUP_ROOT"; do
-    if [ -d "$h" ]; then find "$h" -name cgroup.procs -exec cat {} + 2>/dev/null; fi
-  done | sort -un
-}
-
-# Processes of the node in DIR found by their command line (a run that died before k8s_node_down left them running
-# and maybe lost DIR/node/pids): pattern per kind, printed as pids.
-_k8s_node_orphans() {  # DIR kubelet|rest [host]: with host, also the socat forwarders of $K8S_NODE_HOST_IP
-  local dir="$1" kind="$2" p cmd
-  [ "${3:-}" = host ] && kind="$kind+host"
-  for p in /proc/[0-9]*; do
-    cmd="$({ tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null)" || continue
-    case "$kind:$cmd" in
-      kubelet:*" --config $dir/node/kubelet.yaml "*|kubelet:*" --config $dir/node/kube-proxy.yaml "*) echo "${p#/proc/}" ;;
-      kubelet:*" --config $dir/node/load/kubelet.yaml "*) echo "${p#/proc/}" ;;
-      rest*:*" --config $dir/node/containerd/config.toml "*|rest*:*" -conf $dir/node/Corefile "*) echo "${p#/proc/}" ;;
-      rest*:*" --config $dir/node/load/containerd/config.toml "*) echo "${p#/proc/}" ;;
-      rest*:*/kube-router-*" --kubeconfig $dir/kubeconfig "*) echo "${p#/proc/}" ;;
-      rest*:*" registry serve "*" --disk ${PERFLAB_REGISTRY_DIR:-$dir/registry} "*) echo "${p#/proc/}" ;;
-      rest+host:socat\ "TCP-LISTEN:"*",bind=$K8S_NODE_HOST_IP,"*) echo "${p#/proc/}" ;;
-    esac
-  done
-}
-
-# k8s_node_down DIR: stops the node's processes (kubelet first, so nothing restarts), kills every pod process and
-# containerd shim of this node, unmounts what kubelet/containerd mounted under DIR/node, removes the pod cgroups,
-# the bridge, kube-proxy's, the kubelet's and this file's iptables rules, and restores the sysctls it and the kubelet
-# changed (ip_forward; vm.overcommit_memory, kernel.panic, kernel.panic_on_oops, kernel.keys.*).
-# Safe to call twice, and on the DIR of a run that died (even if DIR itself is gone). What is host-wide (pod cgroups,
-# bridge, iptables, sysctls, /var/lib leftovers) is only touched while $K8S_NODE_LOCK names DIR: a DIR whose node
-# was never up (only k8s_registry_up) or was already cleaned up never disturbs the node that is up now.
-k8s_node_down() {
-  local dir="${1:-$K8S_CLUSTER_DIR}" n pid name sock p mine=""
-  [ -n "$dir" ] || return 0
-  n="$dir/node"
-  [ "$(cat "$K8S_NODE_LOCK" 2>/dev/null)" = "$dir" ] && mine=host
-  [ -d "$n" ] || [ -n "$mine" ] || return 0
-  sock="$n/containerd/containerd.sock"
-  # kubelet and kube-proxy first, then the pods, then the rest (containerd last: its shims are handled below)
-  if [ -s "$n/pids" ]; then
-    for name in kubelet kubelet-load kube-proxy kube-router; do
-      awk -v n="$name" '$2==n{print $1}' "$n/pids" | while read -r pid; do _k8s_node_stop_pid "$pid"; done
-    done
-  fi
-  for pid in $(_k8s_node_orphans "$dir" kubelet); do _k8s_node_stop_pid "$pid"; done
-  # every process of every pod (cgroupfs under $K8S_NODE_CGROUP_ROOT), until none is left
-  [ -n "$mine" ] && for _ in $(seq 1 50); do
-    p="$(_k8s_node_cgroup_pids)"
-    [ -z "$p" ] && break
-    # shellcheck disable=SC2086
-    kill -9 $p 2>/dev/null || true
-    sleep 0.2
-  done
-  if [ -s "$n/pids" ]; then
-    tac "$n/pids" | while read -r pid name; do
-      case "$name" in kubelet|kubelet-load|kube-proxy|kube-router) ;; *) _k8s_node_stop_pid "$pid" ;; esac
-    done
-  fi
-  for pid in $(_k8s_node_orphans "$dir" rest $mine); do _k8s_node_stop_pid "$pid"; done
-  # containerd-shim-runc-v2 processes of this containerd (found by their -address argument) and, for the node
-  # that is up, socat's forked children (open connections), ended by pid
-  local sweep="-address ($sock|$n/load/containerd/containerd.sock) "
-  [ -n "$mine" ] && sweep="$sweep|^socat TCP-LISTEN:[0-9]+,bind=$K8S_NODE_HOST_IP,"
-  for p in /proc/[0-9]*; do
-    { tr '\0' ' ' <"$p/cmdline"; } 2>/dev/null | grep -qE -- "$sweep" || continue
-    kill -9 "${p#/proc/}" 2>/dev/null || true
-  done
-  # mounts under DIR/node (pod volumes, rootfs overlays, sandbox shm, netns), deepest first
-  local m
-  for _ in 1 2 3; do
-    m="$(awk -v d="$n/" 'index($2, d) == 1 {print $2}' /proc/self/mounts | awk '{print length, $0}' | sort -rn | cut -d' ' -f2-)"
-    [ -z "$m" ] && break
-    while read -r p; do umount "$p" 2>/dev/null || umount -l "$p" 2>/dev/null || true; done <<<"$m"
-  done
-  [ -n "$mine" ] && _k8s_node_down_host "$dir"
-  # reap our own children (the stops above ran in subshells)
-  [ -s "$n/pids" ] && while read -r pid name; do wait "$pid" 2>/dev/null || true; done <"$n/pids"
-  if [ -d "$n" ]; then : >"$n/pids"; : >"$n/sysctl.saved"; fi
-  [ -n "$mine" ] && rm -f "$K8S_NODE_LOCK"
-  return 0
-}
-
-# kube-router's rules and sets (after it stopped): the jumps into its chains, its chains (KUBE-ROUTER-*, policy and
-# pod chains) and its policies' ipsets. Its own --cleanup-config would also undo the router and proxy that never ran.
-_k8s_node_policy_down() {
-  local c n
-  for c in INPUT FORWARD OUTPUT; do
-    for n in $(iptables -w -L "$c" -n --line-numbers 2>/dev/null | awk '$2 ~ /^KUBE-ROUTER-/ {print $1}' | sort -rn); do
-      iptables -w -D "$c" "$n" 2>/dev/null
-    done
-  done
-  local chains; chains="$(iptables -w -S 2>/dev/null | awk '$1 == "-N" && $2 ~ /^KUBE-(ROUTER-|NWPLCY-|POD-FW-)/ {print $2}')"
-  for c in $chains; do iptables -w -F "$c" 2>/dev/null; done
-  for c in $chains; do iptables -w -X "$c" 2>/dev/null; done
-  command -v ipset >/dev/null || return 0
-  for c in $(ipset list -n 2>/dev/null | grep -E '^KUBE-(SRC|DST)-'); do ipset destroy "$c" 2>/dev/null; done
-  return 0
-}
-
-# The host-wide part of k8s_node_down DIR (only for the node $K8S_NODE_LOCK names).
-_k8s_node_down_host() {
-  local dir="$1" n="$1/node" p c name
-  # pod cgroups, deepest first, in every hierarchy
-  for p in /sys/fs/cgroup/*"$K8S_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_NODE_CGROUP_ROOT" \
-      /sys/fs/cgroup/*"$K8S_LOAD_NODE_CGROUP_ROOT" /sys/fs/cgroup/unified"$K8S_LOAD_NODE_CGROUP_ROOT"; do
-    [ -d "$p" ] && find "$p" -depth -type d -exec rmdir {} \; 2>/dev/null
-  done
-  # the bridge (veths of dead netns go with them; any left over are deleted first)
-  local br="$K8S_NODE_BRIDGE"
-  [ -f "$n/bridge" ] && br="$(cat "$n/bridge")"
-  if ip link show "$br" >/dev/null 2>&1; then
-    for p in $(ip -o link show master "$br" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do ip link del "$p" 2>/dev/null; done
-    ip link del "$br" 2>/dev/null || true
-  fi
-  rm -f "$n/bridge"
-  br="$K8S_LOAD_NODE_BRIDGE"
-  [ -f "$n/load/bridge" ] && br="$(cat "$n/load/bridge")"
-  if ip link show "$br" >/dev/null 2>&1; then
-    for p in $(ip -o link show master "$br" 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do ip link del "$p" 2>/dev/null; done
-    ip link del "$br" 2>/dev/null || true
-  fi
-  rm -f "$n/load/bridge"
-  # kube-proxy's chains (its own --cleanup: every KUBE-SERVICES/NODEPORTS/... chain of the host) and ours
-  if [ -x "$KUBE_PROXY" ]; then
-    "$KUBE_PROXY" --cleanup >"$dir/kube-proxy-cleanup.log" 2>&1 || "$KUBE_PROXY" --cleanup >/dev/null 2>&1 || true
-  fi
-  local chain="$_K8S_NODE_FWD_CHAIN" t
-  for t in filter mangle; do
-    while iptables -w -t $t -D FORWARD -j "$chain" 2>/dev/null; do :; done
-    iptables -w -t $t -F "$chain" 2>/dev/null && iptables -w -t $t -X "$chain" 2>/dev/null
-  done
-  _k8s_node_policy_down
-  # the kubelet's own chains (KUBE-FIREWALL's localnet rule, its canaries), in both families
-  local ipt t c
-  for ipt in iptables ip6tables; do
-    command -v "$ipt" >/dev/null || continue
-    for c in INPUT OUTPUT; do while "$ipt" -w -D "$c" -j KUBE-FIREWALL 2>/dev/null; do :; done; done
-    for t in filter nat mangle; do
-      for c in KUBE-FIREWALL KUBE-KUBELET-CANARY KUBE-IPTABLES-HINT; do
-        "$ipt" -w -t "$t" -F "$c" 2>/dev/null && "$ipt" -w -t "$t" -X "$c" 2>/dev/null
-      done
-    done
-  done
-  # what the kubelet and libcni keep outside DIR whatever their settings: the device-plugin socket, the CNI result
-  # cache of this node's network and the loopback results of the same sandboxes
-  rm -f /var/lib/kubelet/device-plugins/kubelet.sock
-  rmdir /var/lib/kubelet/device-plugins /var/lib/kubelet 2>/dev/null
-  for p in /var/lib/cni/results/"$K8S_NODE_CNI_NETWORK"-*-eth0; do
-    [ -e "$p" ] || continue
-    c="${p#/var/lib/cni/results/"$K8S_NODE_CNI_NETWORK"-}"; c="${c%-eth0}"
-    rm -f "$p" "/var/lib/cni/results/cni-loopback-$c-lo"
-  done
-  rmdir /var/lib/cni/results /var/lib/cni 2>/dev/null
-  # sysctls back as they were (reverse order)
-  if [ -s "$n/sysctl.saved" ]; then
-    tac "$n/sysctl.saved" | while read -r name p; do echo "$p" >"/proc/sys/${name//.//}" 2>/dev/null || true; done
-  fi
-  return 0
-}
+# shellcheck source=scripts/k8s/k8s-node-extras.sh
+source "$(dirname "${BASH_SOURCE[0]}")/k8s-node-extras.sh"
+# shellcheck source=scripts/k8s/k8s-node-down.sh
+source "$(dirname "${BASH_SOURCE[0]}")/k8s-node-down.sh"

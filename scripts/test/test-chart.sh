@@ -191,21 +191,21 @@ rules_test_catches_broken_expressions() {  # a misspelt metric matches nothing, 
 # ---- cluster -----------------------------------------------------------------------------------------------------
 
 KC=""
-k() { "$KUBECTL" --kubeconfig "$KC" "$@"; }
-h() { "$HELM" --kubeconfig "$KC" "$@"; }
+kube() { "$KUBECTL" --kubeconfig "$KC" "$@"; }
+helmc() { "$HELM" --kubeconfig "$KC" "$@"; }
 
 cluster_up() {
   k8s_cluster_up "$WORK/cluster" || return 1
   KC="$WORK/cluster/kubeconfig"
   local po_dir; po_dir="$(cd /tmp && prometheus_operator_dir)/example/prometheus-operator-crd"
-  k apply --server-side -f "$po_dir/monitoring.coreos.com_servicemonitors.yaml" \
+  kube apply --server-side -f "$po_dir/monitoring.coreos.com_servicemonitors.yaml" \
     -f "$po_dir/monitoring.coreos.com_podmonitors.yaml" -f "$po_dir/monitoring.coreos.com_prometheusrules.yaml" \
     "${REPO_CRDS[@]/#/-f}" >/dev/null || return 1
-  k wait --for condition=established crd --all --timeout 60s >/dev/null || return 1
-  k create namespace perflab >/dev/null && k create namespace perflab-dryrun >/dev/null || return 1
+  kube wait --for condition=established crd --all --timeout 60s >/dev/null || return 1
+  kube create namespace perflab >/dev/null && kube create namespace perflab-dryrun >/dev/null || return 1
   # the PriorityClass ci/scheduling-values.yaml names: a cluster's own object, which the chart never creates (a bare
   # Pod naming a missing class is refused; a Deployment's pods would only fail later)
-  k create priorityclass perflab-sut --value 1000 --description "perflab system under test (chart tests)" >/dev/null
+  kube create priorityclass perflab-sut --value 1000 --description "perflab system under test (chart tests)" >/dev/null
 }
 
 server_dry_run() {
@@ -213,7 +213,7 @@ server_dry_run() {
   for c in "${CHARTS[@]}"; do
     for f in $(values_sets "$c"); do
       if "$HELM" template perflab "$c" -n perflab-dryrun -f "$f" \
-          | k apply -n perflab-dryrun --dry-run=server --validate=strict -f - >"$WORK/dry.out" 2>&1; then
+          | kube apply -n perflab-dryrun --dry-run=server --validate=strict -f - >"$WORK/dry.out" 2>&1; then
         echo "  $(basename "$c")/$(basename "$f"): $(grep -c 'server dry run' "$WORK/dry.out") objects accepted"
       else
         cat "$WORK/dry.out"; echo "  server dry-run failed: $c -f $f"; rc=1
@@ -226,58 +226,58 @@ server_dry_run() {
 server_rejects_unknown_fields() {
   "$HELM" template perflab charts/perflab -n perflab-dryrun -f charts/perflab/ci/default-values.yaml \
     --show-only templates/deployment.yaml | sed 's/^  revisionHistoryLimit: 3$/  revisionHistoryLimit: 3\n  replica: 2/' \
-    | k apply -n perflab-dryrun --dry-run=server --validate=strict -f - >"$WORK/dry.out" 2>&1 && return 1
+    | kube apply -n perflab-dryrun --dry-run=server --validate=strict -f - >"$WORK/dry.out" 2>&1 && return 1
   grep -m1 'unknown field' "$WORK/dry.out"
 }
 
 install_wait() {
-  h install perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml --wait --timeout 5m >/dev/null || return 1
-  k -n perflab get pods,statefulsets,pvc --no-headers | sed 's/^/  /'
-  local ready; ready="$(k -n perflab get pods -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
-  local want; want="$(k -n perflab get deployments,statefulsets -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
+  helmc install perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml --wait --timeout 5m >/dev/null || return 1
+  kube -n perflab get pods,statefulsets,pvc --no-headers | sed 's/^/  /'
+  local ready; ready="$(kube -n perflab get pods -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' | grep -c True)"
+  local want; want="$(kube -n perflab get deployments,statefulsets -o jsonpath='{range .items[*]}{.spec.replicas}{"\n"}{end}' | awk '{s += $1} END {print s + 0}')"
   # 7 service pods (mail runs one: its EML claim is ReadWriteOnce) + 4 stores
   [ "$want" -ge 11 ] && [ "$ready" -eq "$want" ] || { echo "expected $want ready pods (every replica of every Deployment and StatefulSet), got $ready"; return 1; }
-  k -n perflab get servicemonitor/perflab-shortener prometheusrule/perflab configmap/perflab-shortener-dashboard >/dev/null
+  kube -n perflab get servicemonitor/perflab-shortener prometheusrule/perflab configmap/perflab-shortener-dashboard >/dev/null
 }
 
 upgrade_flips_lab_switch() {
   local before after env
-  before="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
+  before="$(kube -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
   local ids_before ids_after
-  ids_before="$(k -n perflab get secret perflab-identity -o jsonpath='{.data}')"
-  h upgrade perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml \
+  ids_before="$(kube -n perflab get secret perflab-identity -o jsonpath='{.data}')"
+  helmc upgrade perflab charts/perflab -n perflab -f charts/perflab/ci/monitoring-values.yaml \
     --set services.shortener.lab.idStrategy=mongo-sequence --wait --timeout 5m >/dev/null || return 1
-  env="$(k -n perflab get deploy perflab-shortener -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="PERFLAB_SHORTENER_IDSTRATEGY")].value}')"
-  echo "  PERFLAB_SHORTENER_IDSTRATEGY=$env; revision $(h -n perflab history perflab -o json | jq '.[-1].revision')"
+  env="$(kube -n perflab get deploy perflab-shortener -o jsonpath='{.spec.template.spec.containers[0].env[?(@.name=="PERFLAB_SHORTENER_IDSTRATEGY")].value}')"
+  echo "  PERFLAB_SHORTENER_IDSTRATEGY=$env; revision $(helmc -n perflab history perflab -o json | jq '.[-1].revision')"
   [ "$env" = mongo-sequence ] || return 1
   # the rollout really replaced the pods, and the generated store password survived the upgrade
-  k -n perflab rollout status deploy/perflab-shortener --timeout 60s >/dev/null || return 1
+  kube -n perflab rollout status deploy/perflab-shortener --timeout 60s >/dev/null || return 1
   # pods of the old ReplicaSet may still be terminating (kwok has no kubelet grace period to end): count live ones
-  local new_pods; new_pods="$(k -n perflab get pods -l app.kubernetes.io/name=shortener -o json | jq -r '.items[] | select(.metadata.deletionTimestamp == null)
+  local new_pods; new_pods="$(kube -n perflab get pods -l app.kubernetes.io/name=shortener -o json | jq -r '.items[] | select(.metadata.deletionTimestamp == null)
     | [.spec.containers[0].env[]? | select(.name == "PERFLAB_SHORTENER_IDSTRATEGY") | .value][0]' | sort -u)"
   [ "$new_pods" = mongo-sequence ] || { echo "  shortener pods still run: $new_pods"; return 1; }
-  after="$(k -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
+  after="$(kube -n perflab get secret perflab-mongodb -o jsonpath='{.data.password}')"
   [ -n "$before" ] && [ "$before" = "$after" ] || { echo "  the MongoDB password changed on upgrade"; return 1; }
   # and so did the identity key pairs (a new pair would refuse every token signed with the old one until all roll)
-  ids_after="$(k -n perflab get secret perflab-identity -o jsonpath='{.data}')"
+  ids_after="$(kube -n perflab get secret perflab-identity -o jsonpath='{.data}')"
   [[ "$ids_before" == *gateway.key* ]] && [ "$ids_before" = "$ids_after" ] || { echo "  the identity key pairs changed on upgrade"; return 1; }
 }
 
 loadtest_install() {
-  h install perflab-load charts/perflab-loadtest -n perflab -f charts/perflab-loadtest/ci/default-values.yaml >/dev/null || return 1
-  k -n perflab get job perflab-load-shortener-smoke-r1 -o jsonpath='  Job {.metadata.name}: {.spec.template.spec.containers[0].args}{"\n"}' || return 1
+  helmc install perflab-load charts/perflab-loadtest -n perflab -f charts/perflab-loadtest/ci/default-values.yaml >/dev/null || return 1
+  kube -n perflab get job perflab-load-shortener-smoke-r1 -o jsonpath='  Job {.metadata.name}: {.spec.template.spec.containers[0].args}{"\n"}' || return 1
   # a new run is an upgrade, not an uninstall: the next revision's Jobs have names (and a testid) of their own
-  h upgrade perflab-load charts/perflab-loadtest -n perflab -f charts/perflab-loadtest/ci/default-values.yaml >/dev/null || return 1
-  k -n perflab get job perflab-load-shortener-smoke-r2 -o jsonpath='  Job {.metadata.name}: TESTID {.spec.template.spec.containers[0].env[?(@.name=="TESTID")].value}{"\n"}' || return 1
-  h uninstall perflab-load -n perflab --wait >/dev/null
+  helmc upgrade perflab-load charts/perflab-loadtest -n perflab -f charts/perflab-loadtest/ci/default-values.yaml >/dev/null || return 1
+  kube -n perflab get job perflab-load-shortener-smoke-r2 -o jsonpath='  Job {.metadata.name}: TESTID {.spec.template.spec.containers[0].env[?(@.name=="TESTID")].value}{"\n"}' || return 1
+  helmc uninstall perflab-load -n perflab --wait >/dev/null
 }
 
 uninstall_cleans_up() {
-  h uninstall perflab -n perflab --wait --timeout 2m >/dev/null || return 1
+  helmc uninstall perflab -n perflab --wait --timeout 2m >/dev/null || return 1
   local left
-  left="$(k -n perflab get deploy,sts,svc,networkpolicy,pdb,servicemonitor,prometheusrule,configmap,serviceaccount -o name 2>/dev/null | grep -v 'configmap/kube-root-ca.crt\|serviceaccount/default' || true)"
+  left="$(kube -n perflab get deploy,sts,svc,networkpolicy,pdb,servicemonitor,prometheusrule,configmap,serviceaccount -o name 2>/dev/null | grep -v 'configmap/kube-root-ca.crt\|serviceaccount/default' || true)"
   [ -z "$left" ] || { echo "  left behind: $left"; return 1; }
-  echo "  kept on purpose: $(k -n perflab get secret,pvc -o name | tr '\n' ' ')"
+  echo "  kept on purpose: $(kube -n perflab get secret,pvc -o name | tr '\n' ' ')"
 }
 
 cluster_down_clean() {

@@ -9,6 +9,9 @@
 # out under a surge and back in under it with no failed request and no slow download cut short. The host's own gateway and services are stopped first, so every
 # answer comes from a pod. Prints timings per step and `node: N passed, N failed`. K8S_NODE_POLICY=none runs the node
 # without the policy controller (the NetworkPolicy steps then fail: that is what they prove).
+# The checks that need only kubectl, helm, jq and curl live in scripts/test/cluster/ (scripts/test/cluster-check.sh runs
+# them against any kubeconfig, as the e2e workflow does on kind); this file builds the nodes, the images and the host's
+# stores around them and adds the checks that read this machine.
 set -uo pipefail
 source "$(dirname "$0")/../lib/env.sh"
 cd "$PERFLAB_ROOT"
@@ -41,9 +44,21 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 KC="$WORK/cluster/kubeconfig"
-k() { "$KUBECTL" --kubeconfig "$KC" "$@"; }
-h() { "$HELM" --kubeconfig "$KC" "$@"; }
-GW="" TOKEN="" BASE=""
+CLUSTER_PORT="$NODE_TEST_GATEWAY_PORT"
+# the cluster checks any cluster runs (scripts/test/cluster-check.sh): kube and helmc against KC, the API, the pools,
+# NetworkPolicy (kube-router REJECTs: a blocked probe is refused at once), metrics-server
+# shellcheck source=scripts/test/cluster/lib.sh
+source scripts/test/cluster/lib.sh
+# shellcheck source=scripts/test/cluster/api.sh
+source scripts/test/cluster/api.sh
+# shellcheck source=scripts/test/cluster/placement.sh
+source scripts/test/cluster/placement.sh
+# shellcheck source=scripts/test/cluster/netpol.sh
+source scripts/test/cluster/netpol.sh
+# shellcheck source=scripts/test/cluster/scaling.sh
+source scripts/test/cluster/scaling.sh
+NP_BLOCKED=refused
+TOKEN="" BASE=""
 
 host_apps_stopped() {
   local a
@@ -57,7 +72,7 @@ cluster_up() { K8S_NODE=real k8s_cluster_up "$WORK/cluster"; }
 
 load_node_up() {
   k8s_load_node_up || return 1
-  k get nodes -L perflab.dev/pool --no-headers | awk '{print "  " $1, $2, "pool=" $6}'
+  kube get nodes -L perflab.dev/pool --no-headers | awk '{print "  " $1, $2, "pool=" $6}'
 }
 
 # The host's Prometheus scrapes both kubelets' cAdvisor (container_cpu_usage_seconds_total per pod), as
@@ -65,12 +80,12 @@ load_node_up() {
 # allowed nodes/metrics only, its token in a file, the kubelets' own serving certificates (self-signed) not verified.
 KUBELET_SCRAPE="$PERFLAB_RUN/prometheus/scrape-kubelets.yml"
 kubelets_scraped() {
-  k -n kube-system create serviceaccount perflab-metrics >/dev/null || return 1
-  k create clusterrole perflab-kubelet-metrics --verb=get --resource=nodes/metrics,nodes/stats >/dev/null || return 1
-  k create clusterrolebinding perflab-kubelet-metrics --clusterrole=perflab-kubelet-metrics \
+  kube -n kube-system create serviceaccount perflab-metrics >/dev/null || return 1
+  kube create clusterrole perflab-kubelet-metrics --verb=get --resource=nodes/metrics,nodes/stats >/dev/null || return 1
+  kube create clusterrolebinding perflab-kubelet-metrics --clusterrole=perflab-kubelet-metrics \
     --serviceaccount=kube-system:perflab-metrics >/dev/null || return 1
   mkdir -p "$PERFLAB_RUN/prometheus"
-  k -n kube-system create token perflab-metrics --duration=2h >"$PERFLAB_RUN/prometheus/kubelet.token" || return 1
+  kube -n kube-system create token perflab-metrics --duration=2h >"$PERFLAB_RUN/prometheus/kubelet.token" || return 1
   cat >"$KUBELET_SCRAPE" <<YAML
   - job_name: kubelet
     scheme: https
@@ -124,10 +139,8 @@ source scripts/test/node/runners.sh
 # shellcheck source=scripts/test/node/placement.sh
 source scripts/test/node/placement.sh
 
-uninstall() { h uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
+uninstall() { helmc uninstall "$RELEASE" -n "$NS" --wait --timeout 2m >/dev/null; }
 
-# shellcheck source=scripts/test/node/netpol.sh
-source scripts/test/node/netpol.sh
 
 T0=$SECONDS
 step "tools (scripts/k8s/k8s-tools.sh)" scripts/k8s/k8s-tools.sh || exit 1

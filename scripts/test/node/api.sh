@@ -1,26 +1,7 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the API through the gateway's Service: a route, an SMS, a short link, a mail list, a send, helm test (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
-curl_gw() { curl -sS --max-time 10 "$@"; }
-
-route_points() {  # a route created through the gateway, its points streamed back (gzip) by the route pod from MySQL
-  local body id out n
-  body="$("$K8S_TOOLS_PYTHON" -c '
-import json, math
-pts, lat, lng, h = [], 37.5, 127.0, 0.3
-for i in range(2000):
-    h += math.sin(i * 0.37) * 0.1; lat += math.cos(h) * 0.00005; lng += math.sin(h) * 0.00006
-    pts.append({"lat": round(lat, 7), "lng": round(lng, 7)})
-print(json.dumps({"name": "node test", "bus": "bus-1", "points": pts,
-                  "stops": [{"name": "first", **pts[0]}, {"name": "last", **pts[-1]}]}))')"
-  out="$(curl_gw -XPOST "$GW/v1/routes" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' -d "$body" -w '\n%{http_code}')"
-  [ "$(tail -n 1 <<<"$out")" = 201 ] || { echo "  create: $out" | head -c 400; return 1; }
-  id="$(head -n 1 <<<"$out" | jq -nr 'input.id // error("no id")')"
-  curl_gw --compressed "$GW/v1/routes/$id/points" -H "Authorization: Bearer $TOKEN" -o "$WORK/points.json" || return 1
-  n="$(jq -n 'input | length' "$WORK/points.json")" || return 1
-  echo "  route $id streamed back $n points"
-  [ "$n" = 2000 ]
-}
+# the API through the gateway's Service where it reaches the host's stores: an SMS at its sink, a send at its SMTP server,
+# the callers' limits in its Redis (sourced by scripts/test/test-node.sh after scripts/test/cluster/api.sh)
 
 notifier_sms() {  # a guestbook signing through the gateway: the notifier pod sends its SMS to the host's sink, once
   local before ev out nid status i
@@ -40,37 +21,10 @@ notifier_sms() {  # a guestbook signing through the gateway: the notifier pod se
   [ "$status" = SENT ] && [ "$after" -eq $((before + 1)) ]
 }
 
-short_link_and_redirect() {
-  local body code loc
-  body="$(curl_gw -XPOST "$GW/v1/short-links" -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \
-    -d '{"url":"https://example.com/real-node"}')" || return 1
-  code="$(jq -nr 'input.code // error("no code")' <<<"$body")" || { echo "  $body"; return 1; }
-  loc="$(curl_gw -o /dev/null -w '%{http_code} %{redirect_url}' "$GW/s/$code")"
-  echo "  created $code; GET /s/$code: $loc"
-  [ "$loc" = "302 https://example.com/real-node" ] || return 1
-  echo "$code" >"$WORK/code"
-}
-
-seed_job_filled_the_claim() {  # the hook Job ran to completion (helm install waits for it) against the host's MySQL
-  # and wrote the seed's EML files onto mail's claim, which the mail pod reads them from
-  local phase files
-  phase="$(k -n "$NS" get pvc "$RELEASE-mail" -o jsonpath='{.status.phase} {.spec.volumeName}')"
-  files="$(k -n "$NS" exec deploy/"$RELEASE"-mail -- sh -c 'ls -la /var/lib/perflab/mail/seed' 2>&1)"
-  echo "  claim $RELEASE-mail: $phase; on it:"; sed 's/^/    /' <<<"$files"
-  [[ "$phase" == Bound* ]] && [ "$(grep -c '\.eml$' <<<"$files")" -ge 3 ]
-}
-
-mail_list() {
-  local out
-  out="$(curl_gw -w '\n%{http_code}' "$GW/v2/mails?size=5" -H "Authorization: Bearer $TOKEN")" || return 1
-  echo "  GET /v2/mails?size=5: $(tail -1 <<<"$out"), $(head -1 <<<"$out" | cut -c1-100)..."
-  [ "$(tail -1 <<<"$out")" = 200 ] && head -1 <<<"$out" | grep -q '"mails":\[{"no":'
-}
-
 limits_decided_in_redis() {  # the callers' limits decided in Redis, as the gateway's ACL user (redis_users): a command
   # of the bucket script that user may not run fails every decision into each replica's own share, silently (TIME did)
   local pod port=$((NODE_TEST_GATEWAY_PORT + 10)) pid metrics mode calls i
-  pod="$(k -n "$NS" get pods -l app.kubernetes.io/name=gateway --field-selector=status.phase=Running \
+  pod="$(kube -n "$NS" get pods -l app.kubernetes.io/name=gateway --field-selector=status.phase=Running \
     -o jsonpath='{.items[0].metadata.name}')"
   forward port-forward-gateway-pod.log "http://127.0.0.1:$((port + 1))/actuator/health" "pod/$pod" "$port:8080" \
     "$((port + 1)):9080" || return 1
@@ -108,17 +62,4 @@ send_reaches_smtp() {
   done
   echo "  mail $no did not reach the SMTP server in 60 s; delivery: $status"
   return 1
-}
-
-actuator_not_public() {  # actuator lives on the management port, never behind the gateway
-  local code; code="$(curl_gw -o /dev/null -w '%{http_code}' "$GW/actuator/prometheus" -H "Authorization: Bearer $TOKEN")"
-  echo "  GET /actuator/prometheus through the gateway: $code"
-  [ "$code" = 404 ]
-}
-
-helm_test() {
-  h test "$RELEASE" -n "$NS" --timeout 2m >"$WORK/helm-test.out" 2>&1; local rc=$?
-  grep -E 'TEST SUITE|Phase' "$WORK/helm-test.out" | sed 's/^/  /'
-  [ $rc -eq 0 ] || cat "$WORK/helm-test.out"
-  return $rc
 }

@@ -92,8 +92,8 @@ headline_seed004() {
 headline_callers() {  # the Secret perflab-headline-callers: 50 callers' tokens (seed 001's 50 callers)
   local tokens
   tokens="$(scripts/lib/jwt.sh callers guest 50)" || return 1
-  k -n "$NS" create secret generic perflab-headline-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token guest 1 3600)" \
-    --from-literal=CALLERS="$tokens" --dry-run=client -o yaml | k apply -f - >/dev/null
+  kube -n "$NS" create secret generic perflab-headline-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token guest 1 3600)" \
+    --from-literal=CALLERS="$tokens" --dry-run=client -o yaml | kube apply -f - >/dev/null
 }
 sms_once() {  # ROW LOG: seed 001's row held only if every signing answered 201 left exactly one SMS at the sink
   # (the runner's drain: "sms-sink: N SMS delivered ..., D message ids delivered more than once"); the row's verdict

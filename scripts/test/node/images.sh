@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the images the node runs: the JVM base, every service built by Jib and pushed, their config checked (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
+# the images the node runs: the JVM base, every service built by Jib and pushed, their config checked (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 
 # IMAGES_FROM: a listing of image tarballs scripts/k8s/images.sh built before ("name tarball digest" lines: make test's,
 # beside the reliability suite, on this base made by the same recipe), pushed here instead of building again

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the two nodes apart: cpusets, the pools kept, the placement probe and the pair of runs (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
+# the two nodes apart: cpusets, the placement probe and the pair of runs (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 # Each node's pods on a CPU of their own (cpusets), the host's stores on the system's: the two nodes stay apart.
 STORES=(mariadb redis mongo-wire smtp sms-sink prometheus)
 cpus_apart() {
@@ -23,7 +23,7 @@ cpu_pod() {  # NAME NODE COMMAND: a pod of the base image on NODE (system|load; 
   [ "$2" = none ] && sel=""
   [ "$2" = load ] && sel="perflab.dev/pool: load" \
     && tol='tolerations: [{ key: perflab.dev/pool, operator: Equal, value: load, effect: NoSchedule }]'
-  k -n perflab-placement apply -f - >/dev/null <<YAML
+  kube -n perflab-placement apply -f - >/dev/null <<YAML
 apiVersion: v1
 kind: Pod
 metadata: { name: $1 }
@@ -37,34 +37,16 @@ spec:
 YAML
 }
 
-pools_kept() {  # the two pools as the values say, by the real scheduler: every pod of the system (pinned to the system
-  # pool, as charts/tests/real-node-values.yaml does) on the system node, and a pod with no placement at all (what
-  # the charts' unpinned pods are) kept off the tainted load node; the runners' own placement is checked where they run
-  local off
-  off="$(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE" \
-    -o jsonpath='{range .items[*]}{.metadata.name}={.spec.nodeName}{"\n"}{end}' | grep -v "=$K8S_NODE_NAME\$")"
-  [ -z "$off" ] || { echo "  system pods off the system node: $off"; return 1; }
-  k create namespace perflab-placement >/dev/null 2>&1
-  cpu_pod unpinned none 'sleep 60' || return 1
-  local node=""
-  for _ in $(seq 1 60); do
-    node="$(k -n perflab-placement get pod unpinned -o jsonpath='{.spec.nodeName}')"; [ -z "$node" ] || break; sleep 0.5
-  done
-  k -n perflab-placement delete pod unpinned --wait=false >/dev/null
-  echo "  $(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE" --no-headers | wc -l) system pods on $K8S_NODE_NAME; a pod with no placement scheduled to ${node:-nothing}"
-  [ "$node" = "$K8S_NODE_NAME" ]
-}
-
 # the probe: three times 400 MB through sha256sum, the time of each in ms (the fastest is kept)
 # shellcheck disable=SC2016 # run by the node's shell, which expands it
 PROBE='for i in 1 2 3; do s=$(date +%s%N); head -c 400000000 /dev/zero | sha256sum >/dev/null; e=$(date +%s%N); echo $(( (e - s) / 1000000 )); done'
 probe_ms() {  # NAME: runs the probe on the system node, prints its fastest round
   cpu_pod "$1" system "$PROBE" || return 1
-  k -n perflab-placement wait --for=jsonpath='{.status.phase}'=Succeeded "pod/$1" --timeout=120s >/dev/null || return 1
-  k -n perflab-placement logs "$1" | sort -n | head -n 1
+  kube -n perflab-placement wait --for=jsonpath='{.status.phase}'=Succeeded "pod/$1" --timeout=120s >/dev/null || return 1
+  kube -n perflab-placement logs "$1" | sort -n | head -n 1
 }
 burner() {  # NAME NODE: a pod spinning on one CPU, Running
-  cpu_pod "$1" "$2" 'while :; do :; done' && k -n perflab-placement wait --for=condition=Ready "pod/$1" --timeout=60s >/dev/null
+  cpu_pod "$1" "$2" 'while :; do :; done' && kube -n perflab-placement wait --for=condition=Ready "pod/$1" --timeout=60s >/dev/null
 }
 
 placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on the system node slows a CPU-bound
@@ -85,20 +67,20 @@ placement_measured() {  # the proof the two nodes are apart: a CPU-bound pod on 
 }
 placement_round() {  # ROUND: one round of the probe alone, with a busy pod on the load node, with it on the system node
   local alone beside colocated r=$1 rc=0
-  k create namespace perflab-placement >/dev/null 2>&1
+  kube create namespace perflab-placement >/dev/null 2>&1
   cpus_apart || return 1
   alone="$(probe_ms "probe-alone-$r")" || return 1
   burner "burn-load-$r" load || return 1
   beside="$(probe_ms "probe-beside-$r")" || return 1
-  k -n perflab-placement delete pod "burn-load-$r" --grace-period=1 >/dev/null
+  kube -n perflab-placement delete pod "burn-load-$r" --grace-period=1 >/dev/null
   burner "burn-system-$r" system || return 1
   colocated="$(probe_ms "probe-colocated-$r")" || return 1
   echo "  round $r, probe on the system node: alone $alone ms; a busy pod on the load node $beside ms ($(ratio "$beside" "$alone")x); the same pod on the system node $colocated ms ($(ratio "$colocated" "$alone")x); apart / co-located: $(ratio "$beside" "$colocated")"
   awk -v a="$alone" -v b="$beside" -v c="$colocated" 'BEGIN { exit !(c > 1.6 * a && b < 0.75 * c) }' || rc=1
   if [ "$rc" = 0 ] || [ "$r" = 3 ]; then
-    k delete namespace perflab-placement --wait=false >/dev/null
+    kube delete namespace perflab-placement --wait=false >/dev/null
   else   # the next round begins with no busy pod left
-    k -n perflab-placement delete pod "burn-system-$r" --grace-period=1 >/dev/null
+    kube -n perflab-placement delete pod "burn-system-$r" --grace-period=1 >/dev/null
   fi
   return $rc
 }
@@ -194,7 +176,7 @@ pair_run() {  # PLACEMENT TEST RATE SECONDS: one run of a loadtest chart test (s
 }
 pair_on_host() {  # ID TEST RATE SECONDS: the load runner on this host, its CPU sampled into $WORK/ID.samples
   local gw pid sampler token callers=() warmup=3s
-  gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
+  gw="http://$(kube -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
   token="$(scripts/lib/jwt.sh token load 1 3600)"
   if [ "$2" = office-day ]; then
     token="$(scripts/lib/jwt.sh token alice 1 3600)" warmup=5s
@@ -241,15 +223,15 @@ runner_measured() {  # ID TIMEOUT [helm args]: a loadtest release of one runner 
   python3 scripts/lib/generator.py sample "$pid" "$WORK/$id.samples" &
   sampler=$!
   state="$(job_done "$run" "$timeout")"   # a failed runner ends the arm at once, not at the timeout
-  [[ "$state" == *Complete* ]] || { echo "  the runner's Job $run: ${state:-not done in $timeout s}" >&2; k -n "$NS" logs "job/$run" | tail >&2; return 1; }
+  [[ "$state" == *Complete* ]] || { echo "  the runner's Job $run: ${state:-not done in $timeout s}" >&2; kube -n "$NS" logs "job/$run" | tail >&2; return 1; }
   wait "$sampler"
-  k -n "$NS" logs "job/$run" --tail=-1 >"$WORK/$id.log" 2>&1
-  h uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
+  kube -n "$NS" logs "job/$run" --tail=-1 >"$WORK/$id.log" 2>&1
+  helmc uninstall "perflab-$id" -n "$NS" --wait --timeout 1m >/dev/null
 }
 pair_row() {  # PLACEMENT ID: the run's row, from Prometheus (the runners' remote write, the kubelets' cAdvisor) and its samples
   # the system: the release's gateway and service pods, by name (cAdvisor's series carry no pod labels)
   local system_pods
-  system_pods="$(k -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service \
+  system_pods="$(kube -n "$NS" get pods -l app.kubernetes.io/instance="$RELEASE",app.kubernetes.io/component=service \
     -o jsonpath='{range .items[*]}{.metadata.name}{"|"}{end}')"
   "$K8S_TOOLS_PYTHON" - "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$2" "$WORK/$2.samples" "$1" "$NS" "${system_pods%|}" <<'PY'
 import json, sys, urllib.parse, urllib.request

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the loadtest chart's runners on the load node: the runner image, an A/B and an office day, the verdict (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
+# the loadtest chart's runners on the load node: the runner image, an A/B and an office day, the verdict (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 LOAD_IMAGE=""
 runner_image() {  # the load runner's image (load-tests, built by Jib with the services'): pushed with them, its
   # entrypoint the runner's main class
@@ -16,28 +16,14 @@ runner_image() {  # the load runner's image (load-tests, built by Jib with the s
 # run (resources, rate, placement) is the caller's
 load_values() {  # LOAD_VALUES: the loadtest chart's values every run here shares: its token, the runner image made
   # here, results remote-written to (and the verdict read from) the host's Prometheus
-  k -n "$NS" create secret generic perflab-load-token --from-literal=TOKEN="$(scripts/lib/jwt.sh token load 1 3600)" \
-    --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  kube -n "$NS" create secret generic perflab-load-token --from-literal=TOKEN="$(scripts/lib/jwt.sh token load 1 3600)" \
+    --dry-run=client -o yaml | kube apply -f - >/dev/null || return 1
   # shellcheck disable=SC2054 # helm --set takes comma-separated key=value pairs
   LOAD_VALUES=(--set token.existingSecret=perflab-load-token
     --set runner.image.repository="${LOAD_IMAGE%:*}",runner.image.tag="${LOAD_IMAGE##*:}" --set runner.resources.requests.memory=256Mi
     --set results.prometheus.enabled=true,results.prometheus.url="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT/api/v1/write"
     --set results.verdict.prometheusUrl="http://$K8S_NODE_HOST_IP:$PERFLAB_PROMETHEUS_PORT"
     --set results.verdict.maxP95Seconds=2,results.verdict.cpuWindow=10s)
-}
-job_done() {  # JOB SECONDS: waits until the Job is Complete or Failed and prints which; status 1 if neither in time
-  local state="" end=$((SECONDS + $2))
-  until [[ "$state" == *Complete* || "$state" == *Failed* ]]; do
-    [ $SECONDS -lt "$end" ] || return 1
-    sleep 1; state="$(k -n "$NS" get job "$1" -o jsonpath='{.status.conditions[?(@.status=="True")].type}' 2>/dev/null)"
-  done
-  echo "$state"
-}
-runner_job() {  # RUN_ID: the name of the loadtest chart's runner Job of that run (not its starter); status 1 if none
-  local job
-  job="$(k -n "$NS" get jobs -l perflab.dev/run="$1" -o name | grep -v -- '-starter$' | sed 's|.*/||')"
-  [ -n "$job" ] || { echo "  no runner Job of run $1" >&2; return 1; }
-  echo "$job"
 }
 report_json() {  # a runner's log on stdin -> its end-of-test report (its text summary's lines,
   # "  <metric> <stat>=<value> ...") as the summary file's shape: {"metrics": {<metric>: {"values": {<stat>: n}}}}
@@ -50,7 +36,7 @@ report_json() {  # a runner's log on stdin -> its end-of-test report (its text s
 load_install() {
   local release=$1 id=$2; shift 2
   load_values || return 1
-  h install "$release" charts/perflab-loadtest -n "$NS" --set runId="$id" --set target.release="$RELEASE" \
+  helmc install "$release" charts/perflab-loadtest -n "$NS" --set runId="$id" --set target.release="$RELEASE" \
     --set tests.route-smoke.enabled=false "${LOAD_VALUES[@]}" "$@" >"$WORK/$release-install.out" 2>&1 \
     || { cat "$WORK/$release-install.out" >&2; return 1; }
 }
@@ -88,7 +74,7 @@ office_day_in_cluster() {  # the office day (scenario office-day: every service'
   # tokens from the Secret's CALLERS key (token.callersKey), each VU one of them; the verdict across runners
   local run rc=0; run="day-$(date +%H%M%S)"
   load_values && day_callers || return 1
-  h install perflab-day charts/perflab-loadtest -n "$NS" --set runId="$run" \
+  helmc install perflab-day charts/perflab-loadtest -n "$NS" --set runId="$run" \
     --set target.release="$RELEASE" "${LOAD_VALUES[@]}" "${DAY_VALUES[@]}" \
     --set tests.office-day.env.RATE=1,tests.office-day.env.DURATION=30s,tests.office-day.env.WARMUP=10s \
     --set runner.resources.requests.cpu=100m,runner.resources.limits.cpu=1 "${LOAD_POOL[@]}" \
@@ -96,23 +82,23 @@ office_day_in_cluster() {  # the office day (scenario office-day: every service'
     || { cat "$WORK/day-install.out"; return 1; }
   local state
   state="$(job_done "perflab-day-office-day-$run" 180)"
-  k -n "$NS" logs -l perflab.dev/load=runner,perflab.dev/run="$run" --tail=-1 2>/dev/null \
+  kube -n "$NS" logs -l perflab.dev/load=runner,perflab.dev/run="$run" --tail=-1 2>/dev/null \
     | grep -E '✗|^ *(http_reqs|http_req_failed|iterations|dropped_iterations) ' | sed 's/^/  runner: /'
   [[ "$state" == *Complete* ]] || { echo "  the runner's Job: ${state:-not done in 180 s}"; rc=1; }
   if [ $rc -eq 0 ]; then
-    h test perflab-day -n "$NS" --logs --timeout 2m >"$WORK/day-test.out" 2>&1 || rc=1
+    helmc test perflab-day -n "$NS" --logs --timeout 2m >"$WORK/day-test.out" 2>&1 || rc=1
     grep -E '^(run |generator:|verdict:)' "$WORK/day-test.out" | sed 's/^/  /'
     grep -qx 'verdict: pass' "$WORK/day-test.out" || { tail -25 "$WORK/day-test.out"; rc=1; }
   fi
-  h uninstall perflab-day -n "$NS" --wait --timeout 1m >/dev/null
+  helmc uninstall perflab-day -n "$NS" --wait --timeout 1m >/dev/null
   return $rc
 }
 
 day_tokens() { scripts/lib/jwt.sh callers alice 5; }
 day_callers() {  # the office day's callers as the loadtest chart takes them: the Secret perflab-load-callers (TOKEN alice's,
   # whose mailbox the seed filled; CALLERS the 5 callers'), DAY_VALUES the values that run the office day alone from it
-  k -n "$NS" create secret generic perflab-load-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" \
-    --from-literal=CALLERS="$(day_tokens)" --dry-run=client -o yaml | k apply -f - >/dev/null || return 1
+  kube -n "$NS" create secret generic perflab-load-callers --from-literal=TOKEN="$(scripts/lib/jwt.sh token alice 1 3600)" \
+    --from-literal=CALLERS="$(day_tokens)" --dry-run=client -o yaml | kube apply -f - >/dev/null || return 1
   # shellcheck disable=SC2054 # helm --set takes comma-separated key=value pairs
   DAY_VALUES=(--set token.existingSecret=perflab-load-callers,token.callersKey=CALLERS
     --set tests.shortener-smoke.enabled=false,tests.route-smoke.enabled=false,tests.office-day.enabled=true)
@@ -135,36 +121,36 @@ runners_as_pods() {  # the loadtest chart's Jobs: two paused runner pods of the 
   local report=""
   # ended, not passed: a runner whose own share crossed a threshold exits 99 (its Job then Failed); the verdict across
   # both judges the run (runners_verdict). Any other exit is a runner that broke.
-  k -n "$NS" wait --for=condition=complete "job/$run-starter" --timeout=120s >/dev/null \
+  kube -n "$NS" wait --for=condition=complete "job/$run-starter" --timeout=120s >/dev/null \
     && report="$(KUBECONFIG="$KC" KUBECTL="$KUBECTL" REPORT_WAIT_SECONDS=120 scripts/load/cluster-report.sh "$LOAD_RUN" "$NS" \
       2>"$WORK/report.err" | tail -n 1)" \
     && job_done "$run" 120 >/dev/null; local rc=$?
   local exits
-  exits="$(k -n "$NS" get pods -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" \
+  exits="$(kube -n "$NS" get pods -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" \
     -o jsonpath='{range .items[*]}{.status.containerStatuses[0].state.terminated.exitCode}{" "}{end}')"
   echo "  the runners exited: $exits(0: their thresholds held, 99: crossed on their share)"
   [[ "$exits" =~ ^((0|99)\ ){2}$ ]] || rc=1
-  k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o wide --no-headers | awk '{print "  " $1, $3, $7}'
-  k -n "$NS" logs "job/$run-starter" 2>/dev/null | sed 's/^/  starter: /'
+  kube -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o wide --no-headers | awk '{print "  " $1, $3, $7}'
+  kube -n "$NS" logs "job/$run-starter" 2>/dev/null | sed 's/^/  starter: /'
   local p
-  for p in $(k -n "$NS" get pods -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" -o name); do
-    k -n "$NS" logs "$p" | grep -E '^ *(http_reqs|http_req_failed|shortener_redirect_duration)' | sed "s|^|  ${p#pod/}: |"
+  for p in $(kube -n "$NS" get pods -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" -o name); do
+    kube -n "$NS" logs "$p" | grep -E '^ *(http_reqs|http_req_failed|shortener_redirect_duration)' | sed "s|^|  ${p#pod/}: |"
   done
-  [ $rc -eq 0 ] || { tail -5 "$WORK/report.err"; k -n "$NS" describe job "$run" | tail -20; return 1; }
+  [ $rc -eq 0 ] || { tail -5 "$WORK/report.err"; kube -n "$NS" describe job "$run" | tail -20; return 1; }
   echo "  both runners ran to their end in $((SECONDS - t0)) s"
   # the report holds every sample of both: its count is the sum of the runners' own request counts
   local counted reported
-  counted="$(k -n "$NS" logs -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" --tail=-1 \
+  counted="$(kube -n "$NS" logs -l perflab.dev/load=runner,perflab.dev/run="$LOAD_RUN" --tail=-1 \
     | awk '$1 == "http_reqs" { sub(/count=/, "", $2); n += $2 } END { print n + 0 }')"
   reported="$(jq '.Total.sampleCount' "$report/html/statistics.json" 2>/dev/null)"
   echo "  one report of both runners' samples: $report/html/index.html ($reported samples; the runners counted $counted)"
   [ -n "$reported" ] && [ "$reported" -gt 0 ] && [ "$reported" = "$counted" ] || { echo "  the report does not hold every sample"; return 1; }
   local elsewhere
-  elsewhere="$(k -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -vcx "$K8S_LOAD_NODE_NAME")"
+  elsewhere="$(kube -n "$NS" get pods -l perflab.dev/run="$LOAD_RUN" -o jsonpath='{range .items[*]}{.spec.nodeName}{"\n"}{end}' | grep -vcx "$K8S_LOAD_NODE_NAME")"
   [ "$elsewhere" -eq 0 ] || { echo "  $elsewhere load pod(s) ran off the load node"; return 1; }
   # started together: the starter's own measure, the spread between the first and the last runner's start
   local spread
-  spread="$(k -n "$NS" logs "job/$run-starter" 2>/dev/null | sed -n 's/^start spread: \([0-9.]*\) ms.*/\1/p')"
+  spread="$(kube -n "$NS" logs "job/$run-starter" 2>/dev/null | sed -n 's/^start spread: \([0-9.]*\) ms.*/\1/p')"
   echo "  the starter's spread between the first and the last runner's start: ${spread:-none printed} ms"
   [ -n "$spread" ] && awk -v s="$spread" 'BEGIN { exit !(s < 1000) }' \
     || { echo "  the runners did not start within a second of each other"; return 1; }
@@ -172,16 +158,16 @@ runners_as_pods() {  # the loadtest chart's Jobs: two paused runner pods of the 
 
 runners_verdict() {  # helm test: the verdict pod reads the run from Prometheus, across both runners, and each
   # runner pod's CPU from the kubelets' cAdvisor
-  h test perflab-load -n "$NS" --logs --timeout 2m >"$WORK/load-test.out" 2>&1; local rc=$?
+  helmc test perflab-load -n "$NS" --logs --timeout 2m >"$WORK/load-test.out" 2>&1; local rc=$?
   grep -E 'requests from|generator:|verdict:|TEST SUITE|Phase|✓|✗' "$WORK/load-test.out" | sed 's/^/  /'
   grep -q "requests from 2 runner(s)" "$WORK/load-test.out" || { echo "  the verdict did not see both runners"; rc=1; }
   grep -q "(2 runner pod(s) reporting)" "$WORK/load-test.out" || { echo "  the verdict did not read both runners' CPU"; rc=1; }
   grep -q "verdict: pass" "$WORK/load-test.out" || { echo "  no pass verdict"; rc=1; }
   if [ $rc -ne 0 ]; then
     tail -30 "$WORK/load-test.out"
-    k -n "$NS" describe pod "perflab-load-shortener-smoke-$LOAD_RUN-verdict" 2>&1 | tail -15 | sed 's/^/  /'
+    kube -n "$NS" describe pod "perflab-load-shortener-smoke-$LOAD_RUN-verdict" 2>&1 | tail -15 | sed 's/^/  /'
   fi
-  h uninstall perflab-load -n "$NS" --wait --timeout 1m >/dev/null
+  helmc uninstall perflab-load -n "$NS" --wait --timeout 1m >/dev/null
   return $rc
 }
 
@@ -194,11 +180,11 @@ runners_starved() {  # the same smoke from one runner held to 50 millicores (its
     "${LOAD_POOL[@]}" || return 1
   # done either way: a starved runner may fail its own thresholds (exit 99), which is not what is judged here
   local job="perflab-starved-shortener-smoke-$run"
-  job_done "$job" 300 >/dev/null || { echo "  $job not done in 300 s"; k -n "$NS" describe job "$job" | tail -15; rc=1; }
+  job_done "$job" 300 >/dev/null || { echo "  $job not done in 300 s"; kube -n "$NS" describe job "$job" | tail -15; rc=1; }
   if [ $rc -eq 0 ]; then
-    h test perflab-starved -n "$NS" --logs --timeout 2m >"$WORK/starved-test.out" 2>&1
+    helmc test perflab-starved -n "$NS" --logs --timeout 2m >"$WORK/starved-test.out" 2>&1
     pod="perflab-starved-shortener-smoke-$run-verdict"
-    code="$(k -n "$NS" get pod "$pod" -o jsonpath='{.status.containerStatuses[0].state.terminated.exitCode}')"
+    code="$(kube -n "$NS" get pod "$pod" -o jsonpath='{.status.containerStatuses[0].state.terminated.exitCode}')"
     grep -E 'generator:|verdict:' "$WORK/starved-test.out" | sed 's/^/  /'
     # the runner's CPU is the reason, by whichever of its two measures crossed: its usage over maxGeneratorCpu in a
     # cpuWindow, or the kernel's throttling in over maxThrottledShare of its periods (a run here: 72% usage in the
@@ -207,6 +193,6 @@ runners_starved() {  # the same smoke from one runner held to 50 millicores (its
       "$WORK/starved-test.out" \
       || { echo "  the verdict pod exited ${code:-?}, not 75 with the runner's CPU as the reason"; tail -20 "$WORK/starved-test.out"; rc=1; }
   fi
-  h uninstall perflab-starved -n "$NS" --wait --timeout 1m >/dev/null
+  helmc uninstall perflab-starved -n "$NS" --wait --timeout 1m >/dev/null
   return $rc
 }

@@ -1,52 +1,11 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# disruption and scaling: a pod deleted under load, metrics-server, the HPAs out and in, the AOT cache (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
-pod_deleted_under_load() {  # the load goes to the gateway's Service address, as a caller in the cluster (a runner
-  # of the loadtest chart) would: kube-proxy's rules serve it from the node too, and kubectl port-forward (one tunnel
-  # through the API server and the kubelet) is not part of what is proven here
-  local victim rc gw
-  gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080"
-  # a pod that is live now: right after a rollout (the AOT step's) the old pods may still be terminating, and one of
-  # those, picked by list order, is gone before it can be deleted (seen: NotFound)
-  settled shortener || return 1
-  victim="$(live_pods shortener | sed -n 1p)"   # sed reads every line: head would cut the writer off mid-list
-  [ -n "$victim" ] || { echo "  no live shortener pod"; return 1; }
-  # judged on what it claims, no failed request and every request made; its latency is printed, not judged: the
-  # replacement pod's JVM starts on the same two vCPUs as the pod left serving (a clean-clone run: p99 over the
-  # reads profile's 1 s, max 2.2 s, while 0 of 994 requests failed; the next run here: max 309 ms)
-  load_runner run shortener-reads LATENCY=printed BASE_URL="$gw" TOKEN="$TOKEN" CODE="$(cat "$WORK/code")" \
-    RATE=40 DURATION=25s SUMMARY_DIR="$WORK" SUMMARY_NAME=deleted >"$WORK/deleted.out" 2>&1 &
-  local runner=$!
-  sleep 5   # the reads under way on both pods; one is then deleted and drains while the other serves
-  k -n "$NS" delete pod "$victim" --wait=false >/dev/null || return 1
-  echo "  deleted $victim under 40 reads/s at $gw"
-  wait $runner; rc=$?
-  grep -E '^  (http_req_failed|checks) ' "$WORK/deleted.out" | sed 's/^/ /'
-  reads_whole deleted 40 25 || rc=1
-  if [ "$rc" -ne 0 ]; then  # what the gateway saw: its warnings and errors, and the answers that were not 200
-    k -n "$NS" logs deploy/"$RELEASE"-gateway --since=2m \
-      | grep -E '"level":"(WARN|ERROR)"|"message":"GET /v1/short-links/[^ ]* [^2]' | cut -c1-600 | tail -8 | sed 's/^/   gateway: /'
-  fi
-  k -n "$NS" rollout status deploy/"$RELEASE"-shortener --timeout 120s >/dev/null && settled shortener || return 1
-  echo "  shortener back to $(k -n "$NS" get deploy "$RELEASE"-shortener -o jsonpath='{.status.readyReplicas}') ready replicas"
-  return $rc
-}
-
+# scaling on the node: metrics-server beside it, the HPAs out and in under a surge from the load node, the AOT cache
+# (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 metrics_server_up() {  # beside the node from its start (scripts/k8s/k8s-node.sh), so that it has scraped every pod by
   # the time the HPA step asks
   k8s_metrics_server_up || { tail -20 "$WORK/cluster/metrics-server.log"; return 1; }
   METRICS_T0=$SECONDS
-}
-
-metrics_api() {  # metrics-server serving the pods' CPU and memory through the API server once it has scraped the
-  # kubelets twice
-  local t0=${METRICS_T0:-$SECONDS} end=$((SECONDS + 90))
-  until k top pods -n "$NS" >"$WORK/top.out" 2>&1 && grep -q shortener "$WORK/top.out"; do
-    [ $SECONDS -lt $end ] || { cat "$WORK/top.out"; tail -20 "$WORK/cluster/metrics-server.log"; return 1; }
-    sleep 2
-  done
-  echo "  metrics.k8s.io served $((SECONDS - t0)) s after metrics-server started; kubectl top pods -n $NS:"
-  sed 's/^/    /' "$WORK/top.out"
 }
 
 # The chart's HPAs proven under load: the gateway in front (its pods hold the callers' connections) and the shortener
@@ -85,13 +44,13 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
     knobs+=(--set services."$s".autoscaling.enabled=true --set services."$s".autoscaling.maxReplicas="${HPA_MAX[$s]}"
       --set-json "services.$s.autoscaling.behavior={\"scaleDown\":{\"stabilizationWindowSeconds\":0}}")
   done
-  gw="http://$(k -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080" code="$(cat "$WORK/code")"
-  h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values "${knobs[@]}" --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 \
+  gw="http://$(kube -n "$NS" get svc "$RELEASE-gateway" -o jsonpath='{.spec.clusterIP}'):8080" code="$(cat "$WORK/code")"
+  helmc upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values "${knobs[@]}" --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 \
     || { cat "$WORK/upgrade.out"; return 1; }
   # the HPAs own the replica counts now (the Deployments' field is gone from the chart's manifest): 2 pods each, measured
   local end=$((SECONDS + 120))
   until hpas_at 2; do
-    [ $SECONDS -lt $end ] || { for s in "${HPA_SERVICES[@]}"; do k -n "$NS" describe hpa "$RELEASE-$s" | tail -12; done; return 1; }
+    [ $SECONDS -lt $end ] || { for s in "${HPA_SERVICES[@]}"; do kube -n "$NS" describe hpa "$RELEASE-$s" | tail -12; done; return 1; }
     sleep 2
   done
   local big
@@ -101,8 +60,8 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   # same Service, a caller outside the cluster, ended from its control endpoint. Both remote-write into the host's
   # Prometheus, which the report reads them from.
   local id surge_job; id="hpa-$(date +%H%M%S)"
-  k -n "$NS" create secret generic perflab-hpa-token --from-literal=TOKEN="$TOKEN" --dry-run=client -o yaml \
-    | k apply -f - >/dev/null || return 1
+  kube -n "$NS" create secret generic perflab-hpa-token --from-literal=TOKEN="$TOKEN" --dry-run=client -o yaml \
+    | kube apply -f - >/dev/null || return 1
   t0=$(date +%s)
   runner_paused run shortener-reads PROMETHEUS_RW_URL="http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT/api/v1/write" \
     TESTID="$id-steady" LATENCY=printed BASE_URL="$gw" TOKEN="$TOKEN" CODE="$code" SUMMARY_DIR="$WORK" MAX_VUS=100 \
@@ -124,13 +83,13 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   while kill -0 "$steady" 2>/dev/null; do  # every 3 s: each HPA's status and the service's live pods
     for s in "${HPA_SERVICES[@]}"; do
       pods="$(live_pods "$s" count)"
-      hpa="$(k -n "$NS" get hpa "$RELEASE-$s" -o jsonpath='{.status.currentReplicas} {.status.desiredReplicas} {.status.currentMetrics[0].resource.current.averageUtilization}')"
+      hpa="$(kube -n "$NS" get hpa "$RELEASE-$s" -o jsonpath='{.status.currentReplicas} {.status.desiredReplicas} {.status.currentMetrics[0].resource.current.averageUtilization}')"
       printf '%s\t%s\t%s\t%s\n' "$(date +%s)" "$s" "$hpa" "$pods" >>"$WORK/hpa.tsv"
       read -r _ desired _ <<<"$hpa"
       [ "${pods#* }" -le "${peak[$s]:-0}" ] || peak[$s]="${pods#* }"
       # scaled out: every pod the HPA asked for (more than 2) live; its ceiling lowered to 2 while the surge goes on
       if [ -z "${capped[$s]:-}" ] && [ "${peak[$s]}" -gt 2 ] && kill -0 "$surge" 2>/dev/null && [ "$pods" = "$desired $desired" ]; then
-        k -n "$NS" patch hpa "$RELEASE-$s" --type merge -p '{"spec":{"maxReplicas":2}}' >/dev/null || rc=1
+        kube -n "$NS" patch hpa "$RELEASE-$s" --type merge -p '{"spec":{"maxReplicas":2}}' >/dev/null || rc=1
         capped[$s]=$(( $(date +%s) - t0 )); echo "${capped[$s]}" >"$WORK/hpa.$s.capped"
       fi
       # scaled in: back to 2 of 2 pods, the surge still going on (the table reads the moment)
@@ -143,7 +102,7 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
       surge_stop_at=$(( $(date +%s) + 6 ))
     fi
     if [ -n "$surge_stop_at" ] && [ "$(date +%s)" -ge "$surge_stop_at" ] && kill -0 "$surge" 2>/dev/null; then
-      runner="$(k -n "$NS" get pods -l job-name="$surge_job" -o jsonpath='{.items[0].status.podIP}')"
+      runner="$(kube -n "$NS" get pods -l job-name="$surge_job" -o jsonpath='{.items[0].status.podIP}')"
       [ -z "$runner" ] || stop_runner "$runner:6565"
     fi
     # the steady reads go on 6 s after the surge
@@ -154,9 +113,9 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   wait "$surge" || { echo "   the surge's runner did not end in 360 s"; rc=1; }
   [ -n "$surge_stop_at" ] || { echo "   the surge ran to its bound of 240 s: the services were not back to 2 of 2 in it"; rc=1; }
   # the runner's own end-of-test figures, from its log (its text summary), in its summary file's shape
-  k -n "$NS" logs "job/$surge_job" --tail=-1 >"$WORK/hpa-surge.log" 2>&1
+  kube -n "$NS" logs "job/$surge_job" --tail=-1 >"$WORK/hpa-surge.log" 2>&1
   report_json <"$WORK/hpa-surge.log" >"$WORK/hpa-surge-summary.json" || { tail -20 "$WORK/hpa-surge.log"; rc=1; }
-  h uninstall perflab-surge -n "$NS" --wait --timeout 1m >/dev/null
+  helmc uninstall perflab-surge -n "$NS" --wait --timeout 1m >/dev/null
   local steady_rc=0 verdict r; wait "$steady" || steady_rc=$?
   for r in "${HPA_READERS[@]}"; do wait "$r"; done   # each download under way when the surge ended, read to its end
   # 103: stopped from its control endpoint, as asked; its summary's thresholds are then its verdict
@@ -172,7 +131,7 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
   "$K8S_TOOLS_PYTHON" scripts/test/hpa-report.py "$t0" "$WORK" "http://127.0.0.1:$PERFLAB_PROMETHEUS_PORT" "$id" \
     "${HPA_SERVICES[@]}" || rc=1
   [ "$rc" -eq 0 ] || {
-    for s in "${HPA_SERVICES[@]}"; do k -n "$NS" describe hpa "$RELEASE-$s" | tail -8; done
+    for s in "${HPA_SERVICES[@]}"; do kube -n "$NS" describe hpa "$RELEASE-$s" | tail -8; done
   }
   return $rc
 }
@@ -180,8 +139,8 @@ hpa_scales() {  # the chart's HPAs for the gateway and the shortener (their valu
 hpas_at() {  # N: every HPA of HPA_SERVICES has measured its CPU and wants N pods, and the service has only N live pods
   local s
   for s in "${HPA_SERVICES[@]}"; do
-    [ -n "$(k -n "$NS" get hpa "$RELEASE-$s" -o jsonpath='{.status.currentMetrics[0].resource.current.averageUtilization}')" ] \
-      && [ "$(k -n "$NS" get hpa "$RELEASE-$s" -o jsonpath='{.status.desiredReplicas}')" = "$1" ] \
+    [ -n "$(kube -n "$NS" get hpa "$RELEASE-$s" -o jsonpath='{.status.currentMetrics[0].resource.current.averageUtilization}')" ] \
+      && [ "$(kube -n "$NS" get hpa "$RELEASE-$s" -o jsonpath='{.status.desiredReplicas}')" = "$1" ] \
       && [ "$(live_pods "$s" count)" = "$1 $1" ] || return 1
   done
 }
@@ -236,52 +195,6 @@ hpa_slow_whole() {  # BYTES: every slow download read whole (200, every byte, cu
   [ "$(tail -n 1 "$WORK/hpa-slow.verdict")" = true ]
 }
 
-reads_whole() {  # NAME RATE SECONDS: a reads.js run under a disruption, from $WORK/NAME-summary.json: no failed request,
-  # no failed check, and at least 95% of the RATE x SECONDS offered requests made (a stall is not "no errors"); its
-  # latency printed, not judged. SECONDS `run`: the run's own length (one stopped early); `scheduled`: what
-  # its arrival-rate executor started or dropped (a runner's summary read from its log, which has no run length)
-  local out
-  out="$(jq -r --arg name "$1" --argjson rate "$2" --arg secs "$3" '
-    .metrics as $m | $m.http_reqs.values.count as $reqs | $m.http_req_failed.values.passes as $failed
-    | $m.checks.values.fails as $bad | $m.http_req_duration.values as $d
-    | (if $secs == "scheduled" then $m.iterations.values.count + ($m.dropped_iterations.values.count // 0)
-       else $rate * (if $secs == "run" then .state.testRunDurationMs / 1000 else ($secs | tonumber) end) | floor end) as $offered
-    | "  \($name): \($reqs) of \($offered) offered requests made, \($failed) failed, \($bad) checks failed; latency (not"
-      + " judged) p50 \($d.med | round) ms, p95 \($d["p(95)"] | round) ms, max \($d.max | round) ms",
-      ($failed == 0 and $bad == 0 and $reqs >= 0.95 * $offered)' "$WORK/$1-summary.json")" || return 1
-  head -n 1 <<<"$out"
-  [ "$(tail -n 1 <<<"$out")" = true ]
-}
-
-live_pods() {  # NAME [count]: the service's pods that are Ready and not terminating, one name per line; with
-  # `count`, one line "<all pods> <live pods>" from the same listing
-  k -n "$NS" get pods -l app.kubernetes.io/name="$1" -o json | jq -r --arg mode "${2:-}" '
-    .items as $all
-    | [$all[] | select(.metadata.deletionTimestamp == null
-        and any(.status.conditions[]?; .type == "Ready" and .status == "True")) | .metadata.name] as $live
-    | if $mode == "count" then "\($all | length) \($live | length)" else $live[] end'
-}
-
-settled() {  # NAME: waits (up to 2 min) until the Deployment's pods are only its live replicas: none terminating, none
-  # starting; a rollout's status is complete while the old ReplicaSet's pods still shut down
-  local want all live end=$((SECONDS + 120))
-  while :; do
-    want="$(k -n "$NS" get deploy "$RELEASE-$1" -o jsonpath='{.spec.replicas}')"
-    read -r all live < <(live_pods "$1" count)
-    [ -n "$want" ] && [ "$all" -eq "$want" ] && [ "$live" -eq "$want" ] && return 0
-    [ $SECONDS -lt $end ] || { echo "  $1: $live live of $all pods, $want wanted, after 120 s"; return 1; }
-    sleep 1
-  done
-}
-
-started_in() {  # NAME: per live pod (not terminating), the JVM's own start-up line ("Started ... in 4.1 seconds")
-  local p
-  for p in $(k -n "$NS" get pods -l app.kubernetes.io/name="$1" --field-selector=status.phase=Running \
-      -o go-template='{{range .items}}{{if not .metadata.deletionTimestamp}}{{.metadata.name}}{{"\n"}}{{end}}{{end}}'); do
-    k -n "$NS" logs "$p" | grep -o '"Started [A-Za-z]* in [0-9.]* seconds[^"]*' | head -1 | sed "s|^\"|  $p: |"
-  done
-}
-
 aot_cache_used() {  # the shortener rolls out with -XX:AOTMode=on (the JVM refuses to start unless the cache maps)
   # and its start-up is reported. AOT_SERVICES="gateway mail send shortener" measures each of those without the cache
   # and with it, one pod at a time (the table in docs/kubernetes.md)
@@ -289,9 +202,9 @@ aot_cache_used() {  # the shortener rolls out with -XX:AOTMode=on (the JVM refus
   [ -n "${AOT_SERVICES:-}" ] || modes=(on)
   for svc in ${AOT_SERVICES:-shortener}; do
     for mode in "${modes[@]}"; do
-      h upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set "services.$svc.jvm.extraOpts=-XX:AOTMode=$mode" \
+      helmc upgrade "$RELEASE" charts/perflab -n "$NS" --reuse-values --set "services.$svc.jvm.extraOpts=-XX:AOTMode=$mode" \
         --wait --timeout 4m >"$WORK/upgrade.out" 2>&1 || { cat "$WORK/upgrade.out"; return 1; }
-      k -n "$NS" rollout status deploy/"$RELEASE-$svc" --timeout 120s >/dev/null && settled "$svc" || return 1
+      kube -n "$NS" rollout status deploy/"$RELEASE-$svc" --timeout 120s >/dev/null && settled "$svc" || return 1
       echo "  $svc with -XX:AOTMode=$mode:"
       started_in "$svc"
     done

@@ -1,14 +1,14 @@
 # shellcheck shell=bash
 # shellcheck disable=SC2034,SC2153 # a part of test-node.sh: its globals are set in one part and read in another
-# the host stores as external ones with a user per client: Redis ACL users, MySQL users and grants (sourced by scripts/test/test-node.sh, which defines k, h, WORK and the release)
+# the host stores as external ones with a user per client: Redis ACL users, MySQL users and grants (sourced by scripts/test/test-node.sh, which defines kube, helmc, WORK and the release)
 # The host's Redis stands in for an external Redis with a user per client (stores.redis.external.aclUsers): each made
 # with the rules the chart gives its own Redis (rendered from the chart, so what runs here is what the chart's Redis
 # would hold), and each Redis client on the node logs in as its own user. `reset` first: a second run remakes them.
 redis_users() {
   local rendered c line rules
-  rendered="$(h template "$RELEASE" charts/perflab -n "$NS" "${NODE_VALUES[@]}" --set stores.redis.deploy=true \
+  rendered="$(helmc template "$RELEASE" charts/perflab -n "$NS" "${NODE_VALUES[@]}" --set stores.redis.deploy=true \
     --show-only templates/statefulset.yaml)" || return 1
-  local -a secret=(k -n "$NS" create secret generic perflab-redis-auth) clients
+  local -a secret=(kube -n "$NS" create secret generic perflab-redis-auth) clients
   # the chart's Redis clients: its ACL users perflab_<client>
   read -ra clients <<<"$(grep -o 'user perflab_[a-z_]* on resetpass' <<<"$rendered" | awk '{ sub(/^perflab_/, "", $2); print $2 }' | xargs)"
   [ ${#clients[@]} -gt 0 ] || { echo "  no ACL user in the chart's Redis"; return 1; }
@@ -34,9 +34,9 @@ mysql_users() {
     ALTER USER 'perflab_node_admin'@'127.0.0.1' IDENTIFIED BY 'node-admin';
     GRANT CREATE USER ON *.* TO 'perflab_node_admin'@'127.0.0.1';
     GRANT ALL PRIVILEGES ON \`perflab\\_%\`.* TO 'perflab_node_admin'@'127.0.0.1' WITH GRANT OPTION;" || return 1
-  k -n "$NS" create secret generic perflab-mysql-admin --from-literal=username=perflab_node_admin \
+  kube -n "$NS" create secret generic perflab-mysql-admin --from-literal=username=perflab_node_admin \
     --from-literal=password=node-admin >/dev/null || return 1
-  local -a secret=(k -n "$NS" create secret generic perflab-mysql-auth) c
+  local -a secret=(kube -n "$NS" create secret generic perflab-mysql-auth) c
   for c in "${PERFLAB_SERVICES[@]}"; do  # every service with a database (services/*/service.env)
     [ -z "$(service_conf "$c" databases)" ] || secret+=(--from-literal="$c-password=node-$c")
   done
