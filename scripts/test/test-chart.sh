@@ -56,6 +56,8 @@ docs_in_sync() {
       head -40 "$dir/readme.diff"
       echo "$c/README.md is out of date: $HELM_DOCS -c $c -s file"; rc=1
     fi
+    # a `# @schema` line inside a `# --` comment would be read as part of the description
+    if grep -n '^|.*@schema' "$dir/README.md"; then echo "$c/values.yaml: a \`# @schema\` line inside a \`# --\` comment"; rc=1; fi
     undocumented="$(grep -v '^[[:space:]]*$' "$dir/undocumented.txt" | tr '\n' ' ')"
     [ -z "$undocumented" ] || { echo "$c/values.yaml: no \`# --\` comment for: $undocumented"; rc=1; }
   done
