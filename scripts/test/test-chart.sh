@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Chart checks, offline: README values tables (helm-docs) and the SLO link in sync, helm lint --strict, strict schema validation of every
+# Chart checks, offline: README values tables (helm-docs), values.schema.json (helm-values-schema-json), defaults
+# stated once and the SLO link in sync, helm lint --strict, strict schema validation of every
 # ci/*-values.yaml rendering (kubeconform: Kubernetes 1.36 schemas, prometheus-operator and Gateway API CRDs),
 # chart unit tests (helm-unittest suites, then pytest charts/tests), the alert rules under promtool (check + unit tests), then a real kube-apiserver on loopback (kwok fake node) for server-side dry-runs and a
 # helm install --wait / upgrade / uninstall. Prints timings per step and closes with `chart: N passed, N failed`.
@@ -55,10 +56,40 @@ docs_in_sync() {
       head -40 "$dir/readme.diff"
       echo "$c/README.md is out of date: $HELM_DOCS -c $c -s file"; rc=1
     fi
+    # a `# @schema` line inside a `# --` comment would be read as part of the description
+    if grep -n '^|.*@schema' "$dir/README.md"; then echo "$c/values.yaml: a \`# @schema\` line inside a \`# --\` comment"; rc=1; fi
     undocumented="$(grep -v '^[[:space:]]*$' "$dir/undocumented.txt" | tr '\n' ' ')"
     [ -z "$undocumented" ] || { echo "$c/values.yaml: no \`# --\` comment for: $undocumented"; rc=1; }
   done
   return $rc
+}
+
+# values.schema.json is generated from the `# @schema` annotations of values.yaml (helm-values-schema-json, settings in
+# the chart's .schema.yaml): a fresh one, made from a scratch copy, must equal the committed file.
+schema_in_sync() {
+  local c dir rc=0
+  for c in "${CHARTS[@]}"; do
+    [ -f "$c/.schema.yaml" ] || continue
+    dir="$WORK/schema/$(basename "$c")"
+    mkdir -p "$dir" && cp "$c/.schema.yaml" "$c/values.yaml" "$dir/" || return 1
+    (cd "$dir" && "$HELM_SCHEMA" >"$dir/out" 2>&1) || { cat "$dir/out"; return 1; }
+    if ! diff -u "$c/values.schema.json" "$dir/values.schema.json" >"$dir/schema.diff"; then
+      head -40 "$dir/schema.diff"
+      echo "$c/values.schema.json is out of date: (cd $c && \$HELM_SCHEMA)"; rc=1
+    fi
+  done
+  return $rc
+}
+
+# A default is stated once: serviceDefaults in values.yaml (charts/tests/defaults_once.py says what it compares).
+defaults_once() { "$K8S_TOOLS_PYTHON" charts/tests/defaults_once.py; }
+defaults_check_bites() {  # a check that cannot fail is a defect: a service restating a default must be caught
+  local dir="$WORK/defaults-bite"
+  mkdir -p "$dir/templates" && cp charts/perflab/templates/*.tpl charts/perflab/templates/*.yaml "$dir/templates/" || return 1
+  sed 's/^      repository: perflab\/route$/      repository: perflab\/route\n      pullPolicy: IfNotPresent/' \
+    charts/perflab/values.yaml >"$dir/values.yaml"
+  ! "$K8S_TOOLS_PYTHON" charts/tests/defaults_once.py "$dir" >"$dir/out" 2>&1 && grep -q 'services.route.image.pullPolicy' "$dir/out" \
+    && sed 's/^/  /' "$dir/out"
 }
 
 repo_files_only() {  # a GitHub runner has only the repository: no path outside it
@@ -295,6 +326,9 @@ T0=$SECONDS
 step "tools (scripts/k8s/k8s-tools.sh)" tools || { echo "tools missing, cannot go on"; exit 1; }
 step "the perflab chart's dashboards read the runner's SLOs (files/slo links to them)" test "$(readlink charts/perflab/files/slo)" = ../../../load-tests/src/main/resources/slo
 step "README values tables in sync (helm-docs), every value documented" docs_in_sync
+step "values.schema.json in sync (generated from values.yaml's @schema annotations)" schema_in_sync
+step "defaults stated once (serviceDefaults; templates restate no value)" defaults_once
+step "a block restating a default is caught (self-check)" defaults_check_bites
 step "charts and scripts read only repository files (CRDs in charts/tests/crds)" repo_files_only
 step "helm lint --strict (every ci values set, both charts)" lint
 if step "schemas (Kubernetes ${K8S_VERSION%.*}, prometheus-operator $PROMETHEUS_OPERATOR_VERSION, Gateway API HTTPRoute)" schemas; then

@@ -58,17 +58,11 @@ app.kubernetes.io/component: {{ .component }}
 
 {{/* Services and stores ----------------------------------------------------------------------------------- */}}
 
-{{/* Fills the optional keys of every services.<name> block in place (idempotent), so a new service needs only
-     enabled, port, image.repository and resources. sprig's merge is not used: it overwrites a user's `false`. */}}
+{{/* Fills the keys every services.<name> block leaves out from serviceDefaults, in place (idempotent), so a new
+     service needs only enabled, port, image.repository and resources. sprig's merge is not used: it overwrites a
+     user's `false`. */}}
 {{- define "perflab.normalizeServices" -}}
-{{- $defaults := dict
-  "replicas" 2 "stores" list "hikari" dict "lab" dict "env" dict "allowFrom" list "alerts" list "serviceUrls" dict
-  "image" (dict "tag" "" "digest" "" "pullPolicy" "IfNotPresent")
-  "identity" (dict "signs" false "trusts" (list "gateway"))
-  "jvm" (dict "gc" "G1" "heap" "1g" "maxMetaspace" "192Mi" "maxDirectMemory" "128Mi" "extraOpts" "")
-  "autoscaling" (dict "enabled" false "minReplicas" 2 "maxReplicas" 6 "targetCPUUtilizationPercentage" 70 "behavior" dict
-                      "podsMetric" (dict "enabled" false "name" "http_server_requests_per_second" "averageValue" "200"))
-  "pdb" (dict "enabled" true "maxUnavailable" 1) }}
+{{- $defaults := .Values.serviceDefaults }}
 {{- range $name, $svc := .Values.services }}
 {{- include "perflab.fill" (dict "into" $svc "defaults" (deepCopy $defaults)) }}
 {{- /* actuator's port: the services' convention is the API port + 1000 (8081 → 9081) */}}
@@ -165,7 +159,7 @@ storageClassName: {{ $class | quote }}
 {{- define "perflab.checkSharedClaim" -}}
 {{- $p := .svc.persistence }}
 {{- if $p.enabled }}
-{{- $modes := $p.accessModes | default (list "ReadWriteOnce") }}
+{{- $modes := $p.accessModes }}
 {{- $what := printf "services.%s.persistence.accessModes" .name }}
 {{- if $p.existingClaim }}
 {{- $live := lookup "v1" "PersistentVolumeClaim" .root.Release.Namespace $p.existingClaim }}
@@ -368,12 +362,13 @@ storageClassName: {{ $class | quote }}
 {{/* JAVA_TOOL_OPTIONS of a service; fails when the memory limit leaves no room beside the heap, metaspace and
      direct memory, or when extraOpts tries to size the JVM's memory or pick its GC.
      Arguments: (dict "name" $name "svc" $svc), optional "path": where the values live, for the errors (default
-     services.<name>). */}}
+     services.<name>). Every jvm key is set: a service's by normalizeServices, the seeder's by job-seed.yaml, both
+     from serviceDefaults.jvm. */}}
 {{- define "perflab.javaToolOptions" -}}
 {{- $path := .path | default (printf "services.%s" .name) }}
 {{- $jvm := .svc.jvm | default dict }}
-{{- $gc := default "G1" $jvm.gc }}
-{{- $heap := default "1g" $jvm.heap }}
+{{- $gc := $jvm.gc }}
+{{- $heap := $jvm.heap }}
 {{- $limits := .svc.resources.limits | default dict }}
 {{- if not $limits.memory }}
 {{- fail (printf "%s.resources.limits.memory is required: the heap (%s) is checked against it" $path $heap) }}
@@ -386,12 +381,12 @@ storageClassName: {{ $class | quote }}
 {{- end }}
 {{- end }}
 {{- $heapBytes := include "perflab.jvmBytes" $heap | int64 }}
-{{- $metaBytes := include "perflab.binaryBytes" (default "192Mi" $jvm.maxMetaspace) | int64 }}
-{{- $directBytes := include "perflab.binaryBytes" (default "128Mi" $jvm.maxDirectMemory) | int64 }}
+{{- $metaBytes := include "perflab.binaryBytes" $jvm.maxMetaspace | int64 }}
+{{- $directBytes := include "perflab.binaryBytes" $jvm.maxDirectMemory | int64 }}
 {{- $limitBytes := include "perflab.k8sBytes" $limits.memory | int64 }}
 {{- $needed := include "perflab.memoryNeeded" (dict "heap" $heapBytes "metaspace" $metaBytes "direct" $directBytes) | int64 }}
 {{- if lt $limitBytes $needed }}
-{{- fail (printf "%s: resources.limits.memory %s is too small: the rule is limit >= heap + heap/16 + maxMetaspace + maxDirectMemory + 128Mi = %s + %dMi + %s + %s + 128Mi = %dMi (the container would be OOM-killed under load)" $path (toString $limits.memory) $heap (div $heapBytes 16777216) (default "192Mi" $jvm.maxMetaspace) (default "128Mi" $jvm.maxDirectMemory) (div (add $needed 1048575) 1048576)) }}
+{{- fail (printf "%s: resources.limits.memory %s is too small: the rule is limit >= heap + heap/16 + maxMetaspace + maxDirectMemory + 128Mi = %s + %dMi + %s + %s + 128Mi = %dMi (the container would be OOM-killed under load)" $path (toString $limits.memory) $heap (div $heapBytes 16777216) $jvm.maxMetaspace $jvm.maxDirectMemory (div (add $needed 1048575) 1048576)) }}
 {{- end }}
 {{- $gcFlag := get (dict "G1" "-XX:+UseG1GC" "ZGC" "-XX:+UseZGC" "Parallel" "-XX:+UseParallelGC" "Serial" "-XX:+UseSerialGC" "Shenandoah" "-XX:+UseShenandoahGC") $gc }}
 {{- if not $gcFlag }}{{ fail (printf "%s.jvm.gc %q: use G1, ZGC, Parallel, Serial or Shenandoah" $path $gc) }}{{ end }}

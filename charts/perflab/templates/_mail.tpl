@@ -21,7 +21,7 @@
      (dict "root" $ "svc" $svc). */}}
 {{- define "perflab.mailStorageEnv" -}}
 {{- $p := .svc.persistence }}
-{{- $size := include "perflab.envValue" ($p.size | default "10Gi") }}
+{{- $size := include "perflab.envValue" $p.size }}
 {{- $volumeIs := printf "services.mail.persistence.size (%s)" $size }}
 {{- if and $p.enabled $p.existingClaim }}
 {{- $live := lookup "v1" "PersistentVolumeClaim" .root.Release.Namespace $p.existingClaim | default dict }}

@@ -8,7 +8,7 @@
 {{- define "perflab.shortenerQuotaCheck" -}}
 {{- $mongo := .root.Values.stores.mongodb }}
 {{- if $mongo.deploy }}
-{{- $size := include "perflab.envValue" ($mongo.persistence.size | default "8Gi") }}
+{{- $size := include "perflab.envValue" $mongo.persistence.size }}
 {{- $volume := include "perflab.k8sBytes" $size | int64 }}
 {{- $env := .svc.env | default dict }}
 {{- range $key := list "PERFLAB_SHORTENER_QUOTA_BYTESPERUSER" "PERFLAB_SHORTENER_QUOTA_BYTESPEROFFICE" }}
