@@ -210,6 +210,30 @@ def test_termination_grace_outlasts_prestop_plus_the_20s_shutdown_phase():
     refuses("terminationGracePeriodSeconds=20")
 
 
+def every_service_on(*more):
+    """--set lines that enable every service of values.yaml (a service off by default, or a new one, is rendered too)."""
+    return [f"services.{s}.enabled=true" for s in SERVICES] + list(more)
+
+
+def test_a_deployments_selector_is_its_name_and_instance_among_its_pods_labels():
+    deployments = [d for d in render(*every_service_on(), values=(str(CHART / "ci" / "monitoring-values.yaml"),))
+                   if d["kind"] == "Deployment"]
+    assert sorted(d["metadata"]["name"] for d in deployments) == sorted(f"t-perflab-{s}" for s in SERVICES)
+    for d in deployments:
+        name = d["metadata"]["name"].removeprefix("t-perflab-")
+        selector = d["spec"]["selector"]["matchLabels"]
+        assert selector == {"app.kubernetes.io/name": name, "app.kubernetes.io/instance": "t"}, (name, selector)
+        assert selector.items() <= d["spec"]["template"]["metadata"]["labels"].items(), name
+
+
+def test_guaranteed_resources_set_requests_to_limits_on_every_service():
+    docs = render(*every_service_on("resources.guaranteed=true"), values=(str(CHART / "ci" / "hpa-values.yaml"),))
+    for svc in SERVICES:
+        resources = one(docs, "Deployment", f"t-perflab-{svc}")["spec"]["template"]["spec"]["containers"][0]["resources"]
+        assert resources["requests"] == resources["limits"], (svc, resources)
+        assert "guaranteed" not in resources, svc
+
+
 def test_hpa_replaces_replicas_and_can_scale_on_a_pods_metric():
     hpa = str(CHART / "ci" / "hpa-values.yaml")
     # every service on and autoscaled: the ci file's settings where it names one, the values block's bounds elsewhere

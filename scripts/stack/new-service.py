@@ -11,6 +11,7 @@ from those. PORT: the next after the highest service port; actuator listens 1000
 """
 import argparse
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -85,9 +86,20 @@ def main():
     pom.write_text(pom_with_module(pom.read_text(), name))
     readme = root / "README.md"
     readme.write_text(readme_with_row(readme.read_text(), name, port))
+    # the chart's values.schema.json and README.md are generated from values.yaml: regenerated with the pinned tools
+    # when they are built (scripts/k8s/k8s-tools.sh), otherwise said
+    schema = subprocess.run(["bash", "-c", 'source scripts/lib/env.sh >/dev/null && source scripts/k8s/k8s-tools.sh >/dev/null '
+                             '&& [ -x "$HELM_SCHEMA" ] && [ -x "$HELM_DOCS" ] && "$HELM_DOCS" -l error -c charts/perflab -s file '
+                             '&& cd charts/perflab && "$HELM_SCHEMA"'], cwd=root, capture_output=True, text=True)
+    regenerated = schema.returncode == 0
     print(f"services/{name}: port {port}, actuator {port + 1000}")
     for f in written + ["charts/perflab/values.yaml (services." + name + ")", "pom.xml (its module)", "README.md (its row)"]:
         print(f"  {f}")
+    if regenerated:
+        print("  charts/perflab/values.schema.json and README.md (regenerated)")
+    else:
+        print("then regenerate the chart's schema and README: scripts/k8s/k8s-tools.sh, then "
+              "$HELM_DOCS -c charts/perflab -s file and (cd charts/perflab && $HELM_SCHEMA)")
     print(f"next: ./mvnw -pl services/{name} -am package, make up (it starts, the gateway routes /v1/{name}/**), "
           f"then its own design: docs/howto.md#add-a-service")
 

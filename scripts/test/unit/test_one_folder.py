@@ -163,6 +163,16 @@ class ANewServiceFolder(unittest.TestCase):
         self.assertIn(f"perflab_{NEW}", docs[("ConfigMap", "t-perflab-mysql-initdb")], "no MySQL database of its own")
         self.assertIn(f"/v1/{NEW}/", routes)
 
+    def test_the_chart_suites_and_the_defaults_check_pass_with_it(self):
+        # helm-unittest's suites over the copy: a count of Deployments or a test of every service by name fails here
+        tools = sh('source scripts/lib/env.sh >/dev/null && source scripts/k8s/k8s-tools.sh >/dev/null && '
+                   'echo "$HELM_UNITTEST_PLUGINS $K8S_TOOLS_PYTHON"', ROOT, os.environ).split()
+        p = subprocess.run([helm(), "unittest", "--strict", "charts/perflab"], cwd=self.repo, capture_output=True, text=True,
+                           env=dict(os.environ, HELM_PLUGINS=tools[-2]), timeout=600)
+        self.assertEqual(p.returncode, 0, p.stdout[-3000:] + p.stderr[-1000:])
+        p = subprocess.run([tools[-1], "charts/tests/defaults_once.py", "charts/perflab"], cwd=self.repo, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+
     def test_the_chart_tests_loop_over_it(self):
         out = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'charts/tests'); import test_chart, test_dashboards; "
                               "print(*test_chart.SERVICES); print(*test_dashboards.EVERY)"],
