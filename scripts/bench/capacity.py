@@ -70,8 +70,15 @@ def table(rows_path):
     load_kind, load_cpus, _ = groups["load_nodes"]
     rows = list(csv.DictReader(open(rows_path), delimiter="\t"))
 
+    def merged(defaults, own):
+        """a service's values as the chart sees them: its block over `serviceDefaults` (the chart's normalizeServices)"""
+        out = dict(defaults)
+        for k, v in own.items():
+            out[k] = merged(defaults[k], v) if isinstance(v, dict) and isinstance(defaults.get(k), dict) else v
+        return out
+
     def pod(name):
-        s = services[name]
+        s = merged(values.get("serviceDefaults", {}), services[name])
         return (cpu(s["resources"]["requests"]["cpu"]), gib(s["resources"]["requests"]["memory"]),
                 s["autoscaling"]["targetCPUUtilizationPercentage"] / 100)
 
