@@ -191,8 +191,6 @@ NOT_LISTS = [  # (path, a text of the line, why it is no list of every service t
     ("scripts/test/test-node.sh", "send's job endpoint answers mail, refuses route", "prose: a step's name"),
     ("scripts/test/cluster-check.sh", "send's job endpoint answers mail, refuses route", "prose: a step's name"),
     ("charts/tests/test_chart.py", 'want["mail"] >= by_alert["outbox"]', "an assertion about particular services' alert sets"),
-    # the database Job's test: every MySQL service off is using("mysql") off; left to the Job's own change, under way
-    ("charts/tests/test_chart.py", '"services.mail.enabled=false", "services.send.enabled=false"', "to derive: using('mysql')"),
     ("load-tests/src/main/java/dev/perflab/load/office/OfficeDay.java", ".failures(mail, notifier, route, shortener)",
      "the office day: particular services' requests"),
     ("load-tests/src/main/java/dev/perflab/load/reliability/ReliabilityCrash.java", "PROBES = Map.of(",
